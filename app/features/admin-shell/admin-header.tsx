@@ -1,0 +1,136 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+import type { StaffUser } from '#shared/auth.ts';
+import { useLogout } from '#client/features/auth/session.ts';
+
+/** Spec 000 section 2: the admin header navigation, in this order. */
+export const adminNavigation = [
+  { to: '/admin', label: 'Dashboard', end: true },
+  { to: '/admin/map', label: 'Map' },
+  { to: '/admin/geocoding-setup', label: 'Setup Geocoding' },
+  { to: '/admin/calendar', label: 'Calendar' },
+  { to: '/admin/estimates', label: 'Estimates' },
+  { to: '/admin/customers', label: 'Customers' },
+  { to: '/admin/workorders', label: 'Work Orders' },
+] as const;
+
+export function AdminHeader({ user }: { user: StaffUser }) {
+  const [isNavOpen, setIsNavOpen] = useState(false);
+  const [isUserMenuOpen, setIsUserMenuOpen] = useState(false);
+  const headerRef = useRef<HTMLElement>(null);
+  const userMenuButtonRef = useRef<HTMLButtonElement>(null);
+  const location = useLocation();
+  const logout = useLogout();
+
+  useEffect(() => {
+    setIsNavOpen(false);
+    setIsUserMenuOpen(false);
+  }, [location.pathname]);
+
+  useEffect(() => {
+    const onPointerDown = (event: PointerEvent) => {
+      if (headerRef.current && !headerRef.current.contains(event.target as Node)) {
+        setIsUserMenuOpen(false);
+        setIsNavOpen(false);
+      }
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setIsUserMenuOpen((open) => {
+        if (open) userMenuButtonRef.current?.focus();
+        return false;
+      });
+      setIsNavOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, []);
+
+  const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+    `block rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-700 text-white' : 'text-slate-100 hover:bg-brand-800'}`;
+
+  return (
+    <header ref={headerRef} className="bg-brand-900 text-white shadow">
+      <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2">
+        <Link to="/admin" className="mr-2 font-bold">
+          HVAC Admin
+        </Link>
+        <button
+          type="button"
+          className="ml-auto rounded p-2 lg:hidden"
+          aria-expanded={isNavOpen}
+          aria-controls="admin-navigation"
+          onClick={() => setIsNavOpen((open) => !open)}
+        >
+          <span className="sr-only">Navigation</span>
+          <svg aria-hidden="true" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+            <path d="M4 7h16M4 12h16M4 17h16" />
+          </svg>
+        </button>
+        <nav
+          id="admin-navigation"
+          aria-label="Admin"
+          className={`${isNavOpen ? 'block' : 'hidden'} absolute inset-x-0 top-14 z-40 bg-brand-900 p-3 shadow-lg lg:static lg:block lg:p-0 lg:shadow-none`}
+        >
+          <ul className="flex flex-col gap-1 lg:flex-row">
+            {adminNavigation.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={'end' in item ? item.end : false} className={navLinkClass}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="relative lg:ml-auto">
+          <button
+            ref={userMenuButtonRef}
+            type="button"
+            aria-haspopup="true"
+            aria-expanded={isUserMenuOpen}
+            aria-controls="admin-user-menu"
+            onClick={() => setIsUserMenuOpen((open) => !open)}
+            className="flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-brand-800"
+          >
+            <span aria-hidden="true" className="flex h-7 w-7 items-center justify-center rounded-full bg-accent-600 font-semibold">
+              {user.name.charAt(0).toUpperCase()}
+            </span>
+            <span className="max-w-40 truncate">{user.name}</span>
+            <span className="sr-only">account menu</span>
+          </button>
+          <ul
+            id="admin-user-menu"
+            hidden={!isUserMenuOpen}
+            className="absolute right-0 z-50 mt-1 w-48 rounded-md bg-white py-1 text-slate-800 shadow-lg ring-1 ring-black/10"
+          >
+            <li className="border-b border-slate-100 px-4 py-2 text-xs text-slate-500">{user.email}</li>
+            <li>
+              <Link to="/" className="block px-4 py-2 hover:bg-slate-100">
+                View Website
+              </Link>
+            </li>
+            <li>
+              <Link to="/admin/settings" className="block px-4 py-2 hover:bg-slate-100">
+                Settings
+              </Link>
+            </li>
+            <li>
+              <button
+                type="button"
+                onClick={() => logout.mutate()}
+                disabled={logout.isPending}
+                className="block w-full px-4 py-2 text-left hover:bg-slate-100"
+              >
+                Logout
+              </button>
+            </li>
+          </ul>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,6 @@
+import type { PublicCompanyProfile } from '#shared/company.ts';
+
+declare global {
+  /** Injected at build time from configuration (vite.config.ts). */
+  const __COMPANY__: PublicCompanyProfile;
+}

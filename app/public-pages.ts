@@ -1,0 +1,2 @@
+/** Public paths prerendered to HTML at build time (the server matches them case-insensitively). */
+export const publicPagePaths = ['/'] as const;

@@ -1,0 +1,62 @@
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import { createAuthRepository } from './modules/auth/auth.repository.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerSecurity } from './plugins/security.ts';
+import { registerSessionGuard } from './plugins/session.ts';
+import { registerStaticClient, sendPage } from './plugins/static-client.ts';
+
+export type AppDependencies = {
+  config: AppConfig;
+  database: DatabaseHandle;
+  logger?: FastifyServerOptions['logger'];
+  /** Serve the built client (off in API tests that do not need it). */
+  serveClient?: boolean;
+};
+
+/** Builds the whole application (plugins, then modules). Never listens: main.ts and tests do. */
+export async function buildApp({ config, database, logger, serveClient = true }: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+    disableRequestLogging: config.env === 'test',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await registerSecurity(app, { isHttpsOnly: config.company.siteUrl.startsWith('https://') });
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+
+  const auth = createAuthService(createAuthRepository(database.db), config.session);
+  registerSessionGuard(app, auth);
+
+  await app.register(healthRoutes, { database });
+  await app.register(authRoutes, { auth });
+
+  const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir) : undefined;
+  app.setNotFoundHandler((request, reply) => {
+    const isPageRequest = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
+    const page = isPageRequest ? resolvePage?.(request.url) : undefined;
+    if (page) return sendPage(reply, page);
+    return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${request.url.split('?')[0]}` } });
+  });
+
+  app.decorate('authService', auth);
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    authService: ReturnType<typeof createAuthService>;
+  }
+}

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { companyEnvSchema, companyProfileFrom, type CompanyProfile } from '#shared/company.ts';
+
+/** The only reader of process.env on the server. Invalid configuration stops the start. */
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    ADMIN_EMAIL: z.email().optional().or(z.literal('').transform(() => undefined)),
+    ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional().or(z.literal('').transform(() => undefined)),
+    SEED_DEMO: booleanFlag.default(true),
+    TZ_BUSINESS: z
+      .string()
+      .default('America/New_York')
+      .refine(isKnownTimeZone, 'must be an IANA time zone such as America/New_York'),
+    SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+    SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
+    TRUST_PROXY: booleanFlag.default(false),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    CLIENT_DIR: z.string().min(1).default('./build/client'),
+  })
+  .and(companyEnvSchema)
+  .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
+    message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither',
+    path: ['ADMIN_PASSWORD'],
+  });
+
+function isKnownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type AppConfig = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  admin: { email: string; password: string } | undefined;
+  seedDemo: boolean;
+  businessTimeZone: string;
+  session: { idleMinutes: number; absoluteHours: number };
+  trustProxy: boolean;
+  logLevel: string;
+  clientDir: string;
+  company: CompanyProfile;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
+    );
+  }
+  const env = parsed.data;
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD } : undefined,
+    seedDemo: env.SEED_DEMO,
+    businessTimeZone: env.TZ_BUSINESS,
+    session: { idleMinutes: env.SESSION_IDLE_MINUTES, absoluteHours: env.SESSION_ABSOLUTE_HOURS },
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    clientDir: path.resolve(env.CLIENT_DIR),
+    company: companyProfileFrom(env),
+  };
+}

@@ -1,0 +1,409 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgSequence,
+  pgTable,
+  text,
+  time,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import {
+  aiLeadStatuses,
+  customerTypes,
+  estimateServiceTypes,
+  estimateTimePreferences,
+  geocodingStatuses,
+  leadPriorities,
+  leadSources,
+  leadStatuses,
+  leadWorkflowStages,
+  staffRoles,
+  workOrderPriorities,
+  workOrderServiceTypes,
+  workOrderStatuses,
+  workOrderTimePreferences,
+} from '#shared/enums.ts';
+
+// One schema for every entity of both spec documents (section 3), plus staff users, sessions and
+// login attempts. Column names are the spec's snake_case names.
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+function oneOf(column: SQL | ReturnType<typeof sql>, values: readonly string[]): SQL {
+  return sql`${column} in (${sql.join(
+    values.map((value) => sql.raw(`'${value.replace(/'/g, "''")}'`)),
+    sql`, `,
+  )})`;
+}
+
+// Staff and sessions -----------------------------------------------------------------------------
+
+export const staffUsers = pgTable(
+  'staff_users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').notNull().default('admin'),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('staff_users_email_key').on(table.email),
+    check('staff_users_email_lowercase', sql`${table.email} = lower(${table.email})`),
+    check('staff_users_role_check', oneOf(sql`${table.role}`, staffRoles)),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    /** SHA-256 of the cookie token: a stolen database copy does not yield live sessions. */
+    tokenHash: text('token_hash').notNull(),
+    staffUserId: uuid('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    userAgent: text('user_agent'),
+    ipAddress: text('ip_address'),
+  },
+  (table) => [
+    uniqueIndex('sessions_token_hash_key').on(table.tokenHash),
+    index('sessions_staff_user_id_idx').on(table.staffUserId),
+    index('sessions_expires_at_idx').on(table.expiresAt),
+  ],
+);
+
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    ipAddress: text('ip_address').notNull(),
+    succeeded: boolean('succeeded').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('login_attempts_email_idx').on(table.email, table.createdAt),
+    index('login_attempts_ip_idx').on(table.ipAddress, table.createdAt),
+  ],
+);
+
+// Technicians ------------------------------------------------------------------------------------
+
+export const technicians = pgTable(
+  'technicians',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    /** Calendar colour, #rrggbb. */
+    color: text('color').notNull().default('#0d9488'),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [check('technicians_color_check', sql`${table.color} ~ '^#[0-9a-fA-F]{6}$'`)],
+);
+
+// Customers, equipment, photos --------------------------------------------------------------------
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    email: text('email'),
+    address: text('address').notNull(),
+    city: text('city').notNull().default('Bluffton'),
+    state: text('state').notNull().default('SC'),
+    zip: text('zip'),
+    type: text('type').notNull().default('residential'),
+    notes: text('notes'),
+    hasIndoorUnit: boolean('has_indoor_unit').notNull().default(false),
+    hasOutdoorUnit: boolean('has_outdoor_unit').notNull().default(false),
+    unitBrand: text('unit_brand'),
+    unitModel: text('unit_model'),
+    unitSerial: text('unit_serial'),
+    installDate: date('install_date'),
+    refrigerantType: text('refrigerant_type'),
+    tonnage: text('tonnage'),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    geocodingStatus: text('geocoding_status').notNull().default('pending'),
+    geocodedAt: timestamp('geocoded_at', { withTimezone: true }),
+    formattedAddress: text('formatted_address'),
+    geocodingError: text('geocoding_error'),
+    /** ROOFTOP, RANGE_INTERPOLATED, GEOMETRIC_CENTER or APPROXIMATE (spec 001 section 5). */
+    geocodingAccuracy: text('geocoding_accuracy'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('customers_type_check', oneOf(sql`${table.type}`, customerTypes)),
+    check('customers_geocoding_status_check', oneOf(sql`${table.geocodingStatus}`, geocodingStatuses)),
+    index('customers_name_idx').on(sql`lower(${table.name})`, table.id),
+    // Substring searches (directory, pickers) stay fast at 50,000 customers.
+    index('customers_name_trgm_idx').using('gin', sql`${table.name} gin_trgm_ops`),
+    index('customers_phone_trgm_idx').using('gin', sql`${table.phone} gin_trgm_ops`),
+    index('customers_email_trgm_idx').using('gin', sql`${table.email} gin_trgm_ops`),
+    index('customers_address_trgm_idx').using('gin', sql`${table.address} gin_trgm_ops`),
+    index('customers_geocoding_pending_idx')
+      .on(table.createdAt)
+      .where(sql`${table.latitude} is null`),
+    index('customers_property_idx').on(table.address, table.city, table.state),
+  ],
+);
+
+export const customerPhotos = pgTable(
+  'customer_photos',
+  {
+    id: id(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    /** Storage key: customers/{customerId}/{timestamp}_{safe-filename}. */
+    objectKey: text('object_key').notNull(),
+    contentType: text('content_type').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    sizeBytes: integer('size_bytes'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('customer_photos_customer_id_idx').on(table.customerId, table.createdAt),
+    uniqueIndex('customer_photos_object_key_key').on(table.objectKey),
+  ],
+);
+
+export const equipment = pgTable(
+  'equipment',
+  {
+    id: id(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    equipmentType: text('equipment_type').notNull(),
+    location: text('location'),
+    brand: text('brand'),
+    model: text('model'),
+    serialNumber: text('serial_number'),
+    warrantyStatus: text('warranty_status'),
+    installDate: date('install_date'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('equipment_customer_id_idx').on(table.customerId)],
+);
+
+// Leads (estimate requests) ----------------------------------------------------------------------
+
+export const estimateRequests = pgTable(
+  'estimate_requests',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    address: text('address').notNull(),
+    serviceType: text('service_type').notNull(),
+    description: text('description'),
+    preferredDate: date('preferred_date'),
+    preferredTime: text('preferred_time'),
+    status: text('status').notNull().default('pending'),
+    priority: text('priority').notNull().default('normal'),
+    source: text('source').notNull().default('website'),
+    workflowStage: text('workflow_stage'),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    workOrderId: uuid('work_order_id'),
+    /** A double-submitted form carries the same key and creates one row. */
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('estimate_requests_service_type_check', oneOf(sql`${table.serviceType}`, estimateServiceTypes)),
+    check(
+      'estimate_requests_preferred_time_check',
+      sql`${table.preferredTime} is null or ${oneOf(sql`${table.preferredTime}`, estimateTimePreferences)}`,
+    ),
+    check('estimate_requests_status_check', oneOf(sql`${table.status}`, leadStatuses)),
+    check('estimate_requests_priority_check', oneOf(sql`${table.priority}`, leadPriorities)),
+    check('estimate_requests_source_check', oneOf(sql`${table.source}`, leadSources)),
+    check(
+      'estimate_requests_workflow_stage_check',
+      sql`${table.workflowStage} is null or ${oneOf(sql`${table.workflowStage}`, leadWorkflowStages)}`,
+    ),
+    index('estimate_requests_created_at_idx').on(table.createdAt),
+    index('estimate_requests_status_idx').on(table.status, table.priority),
+    uniqueIndex('estimate_requests_idempotency_key_key').on(table.idempotencyKey),
+  ],
+);
+
+// Work orders ------------------------------------------------------------------------------------
+
+export const workOrderNumberSequence = pgSequence('work_order_number_seq', { startWith: 10001 });
+
+export const workOrders = pgTable(
+  'work_orders',
+  {
+    id: id(),
+    workOrderNumber: text('work_order_number')
+      .notNull()
+      .default(sql`'WO-' || nextval('work_order_number_seq')`),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    notes: text('notes'),
+    serviceType: text('service_type').notNull().default('repair'),
+    serviceDate: date('service_date').notNull(),
+    timePreference: text('time_preference').notNull().default('morning'),
+    priority: text('priority').notNull().default('normal'),
+    status: text('status').notNull().default('pending'),
+    technicianId: uuid('technician_id').references(() => technicians.id, { onDelete: 'set null' }),
+    equipmentId: uuid('equipment_id').references(() => equipment.id, { onDelete: 'set null' }),
+    estimateRequestId: uuid('estimate_request_id').references(() => estimateRequests.id, { onDelete: 'set null' }),
+    scheduledDate: timestamp('scheduled_date', { withTimezone: true }),
+    scheduledStartTime: time('scheduled_start_time'),
+    scheduledEndTime: time('scheduled_end_time'),
+    estimatedDuration: numeric('estimated_duration', { precision: 5, scale: 2, mode: 'number' }),
+    specialInstructions: text('special_instructions'),
+    actualStartTime: timestamp('actual_start_time', { withTimezone: true }),
+    actualEndTime: timestamp('actual_end_time', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('work_orders_work_order_number_key').on(table.workOrderNumber),
+    uniqueIndex('work_orders_idempotency_key_key').on(table.idempotencyKey),
+    check('work_orders_service_type_check', oneOf(sql`${table.serviceType}`, workOrderServiceTypes)),
+    check('work_orders_time_preference_check', oneOf(sql`${table.timePreference}`, workOrderTimePreferences)),
+    check('work_orders_priority_check', oneOf(sql`${table.priority}`, workOrderPriorities)),
+    check('work_orders_status_check', oneOf(sql`${table.status}`, workOrderStatuses)),
+    check(
+      'work_orders_scheduled_times_check',
+      sql`${table.scheduledStartTime} is null or ${table.scheduledEndTime} is null or ${table.scheduledEndTime} > ${table.scheduledStartTime}`,
+    ),
+    index('work_orders_service_date_idx').on(table.serviceDate, table.scheduledStartTime),
+    index('work_orders_status_service_date_idx').on(table.status, table.serviceDate),
+    index('work_orders_customer_id_idx').on(table.customerId, table.createdAt),
+    index('work_orders_technician_id_idx').on(table.technicianId, table.serviceDate),
+    index('work_orders_completed_at_idx').on(table.completedAt),
+    index('work_orders_title_trgm_idx').using('gin', sql`${table.title} gin_trgm_ops`),
+    index('work_orders_description_trgm_idx').using('gin', sql`${table.description} gin_trgm_ops`),
+    index('work_orders_number_trgm_idx').using('gin', sql`${table.workOrderNumber} gin_trgm_ops`),
+  ],
+);
+
+export const inspectionReports = pgTable(
+  'inspection_reports',
+  {
+    id: id(),
+    workOrderId: uuid('work_order_id')
+      .notNull()
+      .references(() => workOrders.id, { onDelete: 'cascade' }),
+    /** Minimum circuit ampacity (A). */
+    mca: numeric('mca', { precision: 6, scale: 1, mode: 'number' }),
+    /** Maximum overcurrent protection (A). */
+    mocp: numeric('mocp', { precision: 6, scale: 1, mode: 'number' }),
+    /** Supply/return temperature split, degrees F. */
+    tempSplit: numeric('temp_split', { precision: 5, scale: 1, mode: 'number' }),
+    /** Total external static pressure, inches of water column. */
+    staticPressure: numeric('static_pressure', { precision: 5, scale: 2, mode: 'number' }),
+    inspectionItems: text('inspection_items').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+  },
+  (table) => [index('inspection_reports_work_order_id_idx').on(table.workOrderId, table.createdAt)],
+);
+
+export const workOrderTasks = pgTable(
+  'work_order_tasks',
+  {
+    id: id(),
+    workOrderId: uuid('work_order_id')
+      .notNull()
+      .references(() => workOrders.id, { onDelete: 'cascade' }),
+    taskName: text('task_name').notNull(),
+    status: text('status').notNull().default('pending'),
+    timeSpentMinutes: integer('time_spent_minutes'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('work_order_tasks_work_order_id_idx').on(table.workOrderId, table.createdAt)],
+);
+
+// Chat assistant ---------------------------------------------------------------------------------
+
+export const aiConversations = pgTable(
+  'ai_conversations',
+  {
+    id: id(),
+    conversationId: text('conversation_id').notNull(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    userMessage: text('user_message').notNull(),
+    aiResponse: text('ai_response').notNull(),
+    intent: text('intent').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('ai_conversations_created_at_idx').on(table.createdAt),
+    index('ai_conversations_conversation_id_idx').on(table.conversationId, table.createdAt),
+  ],
+);
+
+export const aiLeads = pgTable(
+  'ai_leads',
+  {
+    id: id(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    conversationId: text('conversation_id').notNull(),
+    leadScore: integer('lead_score').notNull(),
+    urgency: text('urgency').notNull(),
+    serviceType: text('service_type'),
+    status: text('status').notNull().default('new'),
+    source: text('source').notNull().default('ai_chat'),
+    notes: text('notes'),
+    workOrderId: uuid('work_order_id').references(() => workOrders.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('ai_leads_lead_score_check', sql`${table.leadScore} between 1 and 10`),
+    check('ai_leads_status_check', oneOf(sql`${table.status}`, aiLeadStatuses)),
+    index('ai_leads_created_at_idx').on(table.createdAt),
+  ],
+);
+
+export const adminNotifications = pgTable(
+  'admin_notifications',
+  {
+    id: id(),
+    type: text('type').notNull(),
+    title: text('title').notNull(),
+    message: text('message').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('admin_notifications_created_at_idx').on(table.createdAt)],
+);

@@ -1,0 +1,38 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { startServer, type RunningServer } from './start.ts';
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  let server: RunningServer;
+  try {
+    server = await startServer(loadConfig());
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+      process.stderr.write(`\n${error.message}\n\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  server.app.log.info({ url: server.url, database: server.database.kind, startupMs: Math.round(performance.now() - startedAt) }, 'ready');
+
+  let isClosing = false;
+  const shutdown = (signal: string) => {
+    if (isClosing) return;
+    isClosing = true;
+    server.app.log.info({ signal }, 'shutting down');
+    const forceExit = setTimeout(() => process.exit(1), 10_000);
+    forceExit.unref();
+    server
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        server.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+await main();

@@ -1,0 +1,91 @@
+import { and, eq, gt, gte, lt, or, sql } from 'drizzle-orm';
+import type { Database } from '#server/db/client.ts';
+import { loginAttempts, sessions, staffUsers } from '#server/db/schema/index.ts';
+
+export type StaffUserRow = typeof staffUsers.$inferSelect;
+
+export function createAuthRepository(db: Database) {
+  return {
+    async findStaffByEmail(email: string): Promise<StaffUserRow | undefined> {
+      const rows = await db.select().from(staffUsers).where(eq(staffUsers.email, email)).limit(1);
+      return rows[0];
+    },
+
+    async countStaff(): Promise<number> {
+      const rows = await db.select({ count: sql<number>`count(*)::int` }).from(staffUsers);
+      return rows[0]?.count ?? 0;
+    },
+
+    async insertStaff(values: { email: string; name: string; passwordHash: string }): Promise<StaffUserRow> {
+      const rows = await db.insert(staffUsers).values(values).returning();
+      return rows[0]!;
+    },
+
+    async updateStaffPassword(id: string, passwordHash: string): Promise<void> {
+      await db.update(staffUsers).set({ passwordHash, updatedAt: new Date() }).where(eq(staffUsers.id, id));
+    },
+
+    async insertSession(values: typeof sessions.$inferInsert): Promise<void> {
+      await db.insert(sessions).values(values);
+    },
+
+    async findLiveSession(tokenHash: string, now: Date) {
+      const rows = await db
+        .select({
+          sessionId: sessions.id,
+          lastSeenAt: sessions.lastSeenAt,
+          expiresAt: sessions.expiresAt,
+          user: { id: staffUsers.id, email: staffUsers.email, name: staffUsers.name, role: staffUsers.role },
+        })
+        .from(sessions)
+        .innerJoin(staffUsers, eq(staffUsers.id, sessions.staffUserId))
+        .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now), eq(staffUsers.active, true)))
+        .limit(1);
+      return rows[0];
+    },
+
+    async touchSession(sessionId: string, now: Date): Promise<void> {
+      await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, sessionId));
+    },
+
+    async deleteSessionByTokenHash(tokenHash: string): Promise<void> {
+      await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+    },
+
+    async deleteSession(sessionId: string): Promise<void> {
+      await db.delete(sessions).where(eq(sessions.id, sessionId));
+    },
+
+    async deleteExpiredSessions(now: Date): Promise<void> {
+      await db.delete(sessions).where(lt(sessions.expiresAt, now));
+    },
+
+    async recordLoginAttempt(values: { email: string; ipAddress: string; succeeded: boolean }): Promise<void> {
+      await db.insert(loginAttempts).values(values);
+    },
+
+    /** Failed attempts since `since` for this account and from this address. */
+    async countRecentFailures(email: string, ipAddress: string, since: Date) {
+      const rows = await db
+        .select({
+          forEmail: sql<number>`count(*) filter (where ${loginAttempts.email} = ${email})::int`,
+          forAddress: sql<number>`count(*) filter (where ${loginAttempts.ipAddress} = ${ipAddress})::int`,
+        })
+        .from(loginAttempts)
+        .where(
+          and(
+            eq(loginAttempts.succeeded, false),
+            gte(loginAttempts.createdAt, since),
+            or(eq(loginAttempts.email, email), eq(loginAttempts.ipAddress, ipAddress)),
+          ),
+        );
+      return { forEmail: rows[0]?.forEmail ?? 0, forAddress: rows[0]?.forAddress ?? 0 };
+    },
+
+    async deleteLoginAttemptsBefore(cutoff: Date): Promise<void> {
+      await db.delete(loginAttempts).where(lt(loginAttempts.createdAt, cutoff));
+    },
+  };
+}
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

@@ -1,0 +1,125 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { loginMessages, type StaffUser } from '#shared/auth.ts';
+import { AppError } from '#server/errors.ts';
+import type { AuthRepository } from './auth.repository.ts';
+import { decoyPasswordHash, hashPassword, minimumPasswordLength, verifyPassword } from './password.ts';
+
+export const loginThrottle = { maxFailures: 5, windowMinutes: 15 } as const;
+/** lastSeenAt is written at most this often, so reads do not each cost a write. */
+const touchIntervalMs = 60_000;
+
+export type SessionPolicy = { idleMinutes: number; absoluteHours: number };
+export type AuthenticatedSession = { sessionId: string; user: StaffUser };
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function createAuthService(repository: AuthRepository, policy: SessionPolicy, now: () => Date = () => new Date()) {
+  const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', loginMessages.invalidCredentials);
+
+  return {
+    /**
+     * Checks the password and opens a new session. Any failure, including throttling, answers with
+     * the same generic message so that nothing reveals whether an account exists or is throttled.
+     */
+    async login(input: {
+      email: string;
+      password: string;
+      ipAddress: string;
+      userAgent: string | undefined;
+      previousToken: string | undefined;
+    }): Promise<{ token: string; user: StaffUser; expiresAt: Date }> {
+      const email = input.email.trim().toLowerCase();
+      const since = new Date(now().getTime() - loginThrottle.windowMinutes * 60_000);
+      const failures = await repository.countRecentFailures(email, input.ipAddress, since);
+      const user = await repository.findStaffByEmail(email);
+      const isThrottled =
+        failures.forEmail >= loginThrottle.maxFailures || failures.forAddress >= loginThrottle.maxFailures;
+      // Verify even for unknown or throttled accounts: the answer takes the same time either way.
+      const isPasswordValid = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
+      const succeeded = Boolean(user?.active) && isPasswordValid && !isThrottled;
+      await repository.recordLoginAttempt({ email, ipAddress: input.ipAddress, succeeded });
+      if (!succeeded || !user) throw invalidCredentials();
+
+      // Rotation: whatever session the browser held before is ended; a new token is issued.
+      if (input.previousToken) await repository.deleteSessionByTokenHash(hashToken(input.previousToken));
+      const token = randomBytes(32).toString('base64url');
+      const createdAt = now();
+      const expiresAt = new Date(createdAt.getTime() + policy.absoluteHours * 3_600_000);
+      await repository.insertSession({
+        tokenHash: hashToken(token),
+        staffUserId: user.id,
+        createdAt,
+        lastSeenAt: createdAt,
+        expiresAt,
+        userAgent: input.userAgent?.slice(0, 512),
+        ipAddress: input.ipAddress,
+      });
+      return { token, user: { id: user.id, email: user.email, name: user.name, role: user.role }, expiresAt };
+    },
+
+    /** The session behind a cookie token, or undefined when it is unknown, idle too long or expired. */
+    async authenticate(token: string | undefined): Promise<AuthenticatedSession | undefined> {
+      if (!token || token.length > 128) return undefined;
+      const current = now();
+      const session = await repository.findLiveSession(hashToken(token), current);
+      if (!session) return undefined;
+      const idleMs = current.getTime() - session.lastSeenAt.getTime();
+      if (idleMs > policy.idleMinutes * 60_000) {
+        await repository.deleteSession(session.sessionId);
+        return undefined;
+      }
+      if (idleMs > touchIntervalMs) await repository.touchSession(session.sessionId, current);
+      return { sessionId: session.sessionId, user: session.user };
+    },
+
+    async logout(token: string | undefined): Promise<void> {
+      if (token && token.length <= 128) await repository.deleteSessionByTokenHash(hashToken(token));
+    },
+
+    /** Housekeeping: expired sessions and old login attempts. */
+    async purgeExpired(): Promise<void> {
+      const current = now();
+      await repository.deleteExpiredSessions(current);
+      await repository.deleteLoginAttemptsBefore(new Date(current.getTime() - 24 * 3_600_000));
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createStaffService(repository: AuthRepository) {
+  return {
+    async createStaffUser(input: { email: string; name: string; password: string }): Promise<StaffUser> {
+      const email = input.email.trim().toLowerCase();
+      if (input.password.length < minimumPasswordLength) {
+        throw new AppError('VALIDATION_FAILED', `The password must be at least ${minimumPasswordLength} characters.`);
+      }
+      if (await repository.findStaffByEmail(email)) {
+        throw new AppError('CONFLICT', `A staff user with the email ${email} already exists.`);
+      }
+      const row = await repository.insertStaff({ email, name: input.name.trim(), passwordHash: await hashPassword(input.password) });
+      return { id: row.id, email: row.email, name: row.name, role: row.role };
+    },
+
+    /**
+     * Start-up rule: the configured admin exists (created when missing; an existing account keeps the
+     * password staff may have changed since). With no admin configured and no staff at all, one is
+     * created with a generated password, which the caller prints once.
+     */
+    async ensureAdmin(
+      configured: { email: string; password: string } | undefined,
+      fallbackEmail: string,
+    ): Promise<{ created: StaffUser; generatedPassword?: string } | undefined> {
+      if (configured) {
+        if (await repository.findStaffByEmail(configured.email)) return undefined;
+        return { created: await this.createStaffUser({ ...configured, name: 'Administrator' }) };
+      }
+      if ((await repository.countStaff()) > 0) return undefined;
+      const generatedPassword = randomBytes(18).toString('base64url');
+      const created = await this.createStaffUser({ email: fallbackEmail, name: 'Administrator', password: generatedPassword });
+      return { created, generatedPassword };
+    },
+  };
+}

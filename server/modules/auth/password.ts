@@ -1,0 +1,25 @@
+import { Algorithm, hash, verify } from '@node-rs/argon2';
+
+// OWASP Password Storage Cheat Sheet: argon2id, m=19456 KiB, t=2, p=1 (the minimum it lists).
+const options = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, options);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+/** Verified against when the account does not exist, so timing does not reveal which emails exist. */
+let decoyHash: Promise<string> | undefined;
+export function decoyPasswordHash(): Promise<string> {
+  decoyHash ??= hashPassword('decoy password that matches nothing');
+  return decoyHash;
+}
+
+export const minimumPasswordLength = 12;

@@ -1,0 +1,59 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '#server/errors.ts';
+
+/**
+ * Security headers on every response and an Origin check on every state-changing API call.
+ * HTML pages get their own CSP (with the hashes of their inline scripts) from static-client.ts;
+ * this default is for everything else.
+ */
+export const baseCspDirectives = {
+  'default-src': ["'self'"],
+  'base-uri': ["'self'"],
+  'object-src': ["'none'"],
+  'frame-ancestors': ["'none'"],
+  'form-action': ["'self'"],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'font-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'script-src': ["'self'"],
+} as const;
+
+export function cspHeader(extraScriptSources: string[] = []): string {
+  return Object.entries(baseCspDirectives)
+    .map(([name, values]) => `${name} ${[...values, ...(name === 'script-src' ? extraScriptSources : [])].join(' ')}`)
+    .join('; ');
+}
+
+export async function registerSecurity(app: FastifyInstance, options: { isHttpsOnly: boolean }): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: baseCspDirectives as unknown as Record<string, string[]> },
+    // Cross-origin isolation headers would break map tiles from a tile server later on.
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: options.isHttpsOnly ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/') || ['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+    // Browsers say where a request comes from; a state-changing call from another site is refused.
+    // Clients that are not browsers send neither header and are judged by their session alone.
+    if (request.headers['sec-fetch-site'] === 'cross-site') {
+      throw new AppError('FORBIDDEN', 'Cross-site requests are not allowed.');
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && hostOf(origin) !== hostOf(`${request.protocol}://${request.host}`)) {
+      throw new AppError('FORBIDDEN', 'Cross-site requests are not allowed.');
+    }
+  });
+}
+
+/** host[:port] as a URL normalises it (default ports dropped), or undefined for a malformed value. */
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}

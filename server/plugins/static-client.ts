@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { cspHeader } from './security.ts';
+
+type Page = { html: Buffer; csp: string };
+export type PageResolver = (urlPath: string) => Page | undefined;
+
+const inlineScriptPattern = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
+
+/** CSP for one HTML file: its own inline scripts (React Router's hydration data) by hash, nothing else. */
+function pageCsp(html: string): string {
+  const hashes = [...html.matchAll(inlineScriptPattern)]
+    .map((match) => match[1] ?? '')
+    .filter((body) => body.length > 0)
+    .map((body) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+  return cspHeader([...new Set(hashes)]);
+}
+
+function htmlFiles(directory: string): string[] {
+  return fs.readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+function normalisePath(urlPath: string): string {
+  const trimmed = urlPath.split('?')[0]!.replace(/\/+$/, '');
+  return (trimmed || '/').toLowerCase();
+}
+
+/**
+ * Serves the built client: hashed assets with long caching, prerendered public pages by path
+ * (case-insensitively: /heating and /Heating are one page), and the single-page-app shell for every
+ * other path (the staff screens), which the client router then renders.
+ */
+export async function registerStaticClient(app: FastifyInstance, clientDir: string): Promise<PageResolver | undefined> {
+  if (!fs.existsSync(path.join(clientDir, '__spa-fallback.html')) && !fs.existsSync(path.join(clientDir, 'index.html'))) {
+    app.log.warn({ clientDir }, 'no built client found: run `npm run build` to serve the website');
+    return undefined;
+  }
+  const pages = new Map<string, Page>();
+  let fallback: Page | undefined;
+  for (const file of htmlFiles(clientDir)) {
+    const html = fs.readFileSync(file);
+    const page = { html, csp: pageCsp(html.toString('utf8')) };
+    const relative = path.relative(clientDir, file).split(path.sep).join('/');
+    if (relative === '__spa-fallback.html') fallback = page;
+    else if (relative === 'index.html' || relative.endsWith('/index.html')) pages.set(normalisePath(`/${relative.slice(0, -'index.html'.length)}`), page);
+  }
+  fallback ??= pages.get('/');
+
+  await app.register(fastifyStatic, {
+    root: clientDir,
+    prefix: '/',
+    index: false,
+    wildcard: true,
+    // HTML goes through the resolver below, with its own CSP and no caching.
+    allowedPath: (pathName) => !pathName.endsWith('.html'),
+    setHeaders: (response, filePath) => {
+      const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
+      response.setHeader('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+    },
+  });
+
+  return (urlPath) => pages.get(normalisePath(urlPath)) ?? fallback;
+}
+
+export function sendPage(reply: FastifyReply, page: Page): FastifyReply {
+  return reply
+    .status(200)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('content-security-policy', page.csp)
+    .send(page.html);
+}

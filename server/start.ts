@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { isDatabaseEmpty, openDatabase, type DatabaseHandle } from './db/client.ts';
+import { seedDemoData } from './db/seed/demo-data.ts';
+import { createAuthRepository } from './modules/auth/auth.repository.ts';
+import { createStaffService } from './modules/auth/auth.service.ts';
+
+export type RunningServer = { app: FastifyInstance; database: DatabaseHandle; url: string; close: () => Promise<void> };
+
+export function openConfiguredDatabase(config: AppConfig, onPoolError?: (error: Error) => void): Promise<DatabaseHandle> {
+  return config.databaseUrl
+    ? openDatabase({ kind: 'postgres', url: config.databaseUrl, onPoolError })
+    : openDatabase({ kind: 'pglite', dataDir: config.dataDir });
+}
+
+/**
+ * Opens the database (migrating it), makes sure a staff account exists, seeds demo data into an
+ * empty database when configured to, and starts listening.
+ */
+export async function startServer(config: AppConfig): Promise<RunningServer> {
+  let app: FastifyInstance | undefined;
+  const database = await openConfiguredDatabase(config, (error) => app?.log.warn({ err: error }, 'database connection lost; the pool reconnects'));
+  try {
+    app = await buildApp({ config, database });
+    const staff = createStaffService(createAuthRepository(database.db));
+    const fallbackEmail = `admin@${config.company.email.split('@')[1] ?? 'localhost'}`;
+    const admin = await staff.ensureAdmin(config.admin, fallbackEmail);
+    if (admin?.generatedPassword) {
+      // Printed once, on purpose not through the logger (which may ship to a log store).
+      process.stdout.write(
+        `\n  A staff account was created because none existed:\n    email:    ${admin.created.email}\n    password: ${admin.generatedPassword}\n  Keep it now; it is not shown again. Add others with npm run admin:create.\n\n`,
+      );
+    } else if (admin) {
+      app.log.info({ email: admin.created.email }, 'created the configured admin account');
+    }
+    if (config.seedDemo && (await isDatabaseEmpty(database.db))) {
+      const counts = await seedDemoData(database.db, { timeZone: config.businessTimeZone });
+      app.log.info(counts, 'seeded demo data into the empty database');
+    }
+
+    const purge = setInterval(() => {
+      app?.authService.purgeExpired().catch((error: unknown) => app?.log.warn({ err: error }, 'session purge failed'));
+    }, 3_600_000);
+    purge.unref();
+
+    const address = await app.listen({ port: config.port, host: config.host });
+    const running = app;
+    return {
+      app: running,
+      database,
+      url: address,
+      close: async () => {
+        clearInterval(purge);
+        await running.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}

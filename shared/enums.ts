@@ -1,0 +1,66 @@
+// Value sets of the spec (documents 000 and 001, sections 3-5). One place per fact: the database
+// check constraints, the zod schemas and the screens all read these lists.
+
+export const customerTypes = ['residential', 'commercial'] as const;
+export type CustomerType = (typeof customerTypes)[number];
+
+export const geocodingStatuses = ['pending', 'success', 'failed'] as const;
+export type GeocodingStatus = (typeof geocodingStatuses)[number];
+
+export const refrigerantTypes = ['R-22', 'R-410A', 'R-32', 'R-134a', 'R-407C', 'other'] as const;
+export const tonnages = ['1.5', '2', '2.5', '3', '3.5', '4', '5', 'other'] as const;
+
+export const workOrderStatuses = ['pending', 'scheduled', 'in-progress', 'completed', 'cancelled'] as const;
+export type WorkOrderStatus = (typeof workOrderStatuses)[number];
+export const activeWorkOrderStatuses = ['pending', 'scheduled', 'in-progress'] as const satisfies readonly WorkOrderStatus[];
+
+export const workOrderServiceTypes = ['repair', 'maintenance', 'installation', 'inspection', 'ductwork'] as const;
+export type WorkOrderServiceType = (typeof workOrderServiceTypes)[number];
+
+export const workOrderPriorities = ['low', 'normal', 'high', 'emergency'] as const;
+export type WorkOrderPriority = (typeof workOrderPriorities)[number];
+
+/** Work-order form time preference: morning 8AM-12PM, afternoon 12PM-5PM, anytime. */
+export const workOrderTimePreferences = ['morning', 'afternoon', 'anytime'] as const;
+
+export const estimateServiceTypes = [
+  'ac-installation',
+  'ac-repair',
+  'heating-installation',
+  'heating-repair',
+  'maintenance',
+  'ductwork',
+  'other',
+] as const;
+export type EstimateServiceType = (typeof estimateServiceTypes)[number];
+
+/** Estimate form time preference: morning 8AM-12PM, afternoon 12PM-4PM, evening 4PM-7PM. */
+export const estimateTimePreferences = ['morning', 'afternoon', 'evening'] as const;
+
+export const leadStatuses = ['pending', 'contacted', 'quoted', 'scheduled', 'completed', 'cancelled'] as const;
+export type LeadStatus = (typeof leadStatuses)[number];
+
+export const leadPriorities = ['urgent', 'normal'] as const;
+
+export const leadSources = ['website', 'ai_chat', 'phone', 'walk_in', 'angies_list', 'home_rely', 'manual'] as const;
+export type LeadSource = (typeof leadSources)[number];
+
+export const leadWorkflowStages = ['converted_to_work_order'] as const;
+
+export const chatIntents = [
+  'emergency',
+  'schedule_service',
+  'pricing_inquiry',
+  'repair_needed',
+  'maintenance_inquiry',
+  'business_hours',
+  'general_inquiry',
+  'error',
+] as const;
+
+export const urgencies = ['low', 'medium', 'high'] as const;
+export type Urgency = (typeof urgencies)[number];
+
+export const aiLeadStatuses = ['new', 'converted'] as const;
+
+export const staffRoles = ['admin'] as const;

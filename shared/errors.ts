@@ -1,0 +1,17 @@
+/** Error codes of the API and the HTTP status each maps to (shared so the client can read them). */
+export const errorStatus = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+/** The JSON body of every error answer. */
+export type ErrorBody = { error: { code: ErrorCode; message: string; details?: unknown } };

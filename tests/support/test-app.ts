@@ -1,0 +1,49 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '#server/app.ts';
+import { loadConfig, type AppConfig } from '#server/config.ts';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
+import { createStaffService } from '#server/modules/auth/auth.service.ts';
+import { sessionCookieName } from '#server/plugins/session.ts';
+import { createTestDatabase } from './test-database.ts';
+
+export type TestContext = { app: FastifyInstance; database: DatabaseHandle; config: AppConfig; close: () => Promise<void> };
+
+export function testConfig(overrides: Record<string, string> = {}): AppConfig {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...overrides });
+}
+
+/** The whole application on a fresh database, driven with inject() (no port). */
+export async function createTestApp(options: { env?: Record<string, string>; serveClient?: boolean } = {}): Promise<TestContext> {
+  const config = testConfig(options.env);
+  const database = await createTestDatabase();
+  const app = await buildApp({ config, database, logger: false, serveClient: options.serveClient ?? false });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export const testPassword = 'correct horse battery staple';
+
+export async function createStaff(database: DatabaseHandle, email = 'staff@example.com', password = testPassword) {
+  return createStaffService(createAuthRepository(database.db)).createStaffUser({ email, name: 'Pat Staff', password });
+}
+
+export function sessionCookieFrom(response: LightMyRequestResponse): string | undefined {
+  return response.cookies.find((cookie) => cookie.name === sessionCookieName)?.value;
+}
+
+/** Signs in through the real endpoint and returns the Cookie header value for later requests. */
+export async function signIn(app: FastifyInstance, email = 'staff@example.com', password = testPassword, remoteAddress = '127.0.0.2'): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
+  const token = sessionCookieFrom(response);
+  if (response.statusCode !== 200 || !token) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  return `${sessionCookieName}=${token}`;
+}
