@@ -27,7 +27,6 @@ export async function buildApp({ config, database, logger, serveClient = true }:
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
-    disableRequestLogging: config.env === 'test',
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -45,10 +44,13 @@ export async function buildApp({ config, database, logger, serveClient = true }:
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir) : undefined;
   app.setNotFoundHandler((request, reply) => {
-    const isPageRequest = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api/');
+    const pathname = request.url.split('?')[0]!;
+    // A missing file (a stale /assets/x.js, /robots.txt) is a 404, not the app shell.
+    const isPageRequest =
+      (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(pathname);
     const page = isPageRequest ? resolvePage?.(request.url) : undefined;
     if (page) return sendPage(reply, page);
-    return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${request.url.split('?')[0]}` } });
+    return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${pathname}` } });
   });
 
   app.decorate('authService', auth);

@@ -55,12 +55,13 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
     root: clientDir,
     prefix: '/',
     index: false,
-    wildcard: true,
-    // HTML goes through the resolver below, with its own CSP and no caching.
-    allowedPath: (pathName) => !pathName.endsWith('.html'),
-    setHeaders: (response, filePath) => {
+    // One route per built file; every other path (pages, screens) reaches the resolver below.
+    wildcard: false,
+    // HTML goes through the resolver, with its own CSP and no caching.
+    globIgnore: ['**/*.html'],
+    setHeaders: (reply, filePath) => {
       const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
-      response.setHeader('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      reply.header('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
     },
   });
 

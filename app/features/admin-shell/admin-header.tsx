@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { Link, NavLink, useLocation } from 'react-router';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { Link, NavLink } from 'react-router';
 import type { StaffUser } from '#shared/auth.ts';
 import { useLogout } from '#client/features/auth/session.ts';
 
@@ -19,13 +19,8 @@ export function AdminHeader({ user }: { user: StaffUser }) {
   const [isUserMenuOpen, setIsUserMenuOpen] = useState(false);
   const headerRef = useRef<HTMLElement>(null);
   const userMenuButtonRef = useRef<HTMLButtonElement>(null);
-  const location = useLocation();
   const logout = useLogout();
 
-  useEffect(() => {
-    setIsNavOpen(false);
-    setIsUserMenuOpen(false);
-  }, [location.pathname]);
 
   useEffect(() => {
     const onPointerDown = (event: PointerEvent) => {
@@ -49,6 +44,14 @@ export function AdminHeader({ user }: { user: StaffUser }) {
       document.removeEventListener('keydown', onKeyDown);
     };
   }, []);
+
+  // Following a link closes the menus (the header stays mounted across screens).
+  const closeOnLinkClick = (event: MouseEvent) => {
+    if ((event.target as HTMLElement).closest('a')) {
+      setIsNavOpen(false);
+      setIsUserMenuOpen(false);
+    }
+  };
 
   const navLinkClass = ({ isActive }: { isActive: boolean }) =>
     `block rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-700 text-white' : 'text-slate-100 hover:bg-brand-800'}`;
@@ -76,7 +79,7 @@ export function AdminHeader({ user }: { user: StaffUser }) {
           aria-label="Admin"
           className={`${isNavOpen ? 'block' : 'hidden'} absolute inset-x-0 top-14 z-40 bg-brand-900 p-3 shadow-lg lg:static lg:block lg:p-0 lg:shadow-none`}
         >
-          <ul className="flex flex-col gap-1 lg:flex-row">
+          <ul className="flex flex-col gap-1 lg:flex-row" onClick={closeOnLinkClick}>
             {adminNavigation.map((item) => (
               <li key={item.to}>
                 <NavLink to={item.to} end={'end' in item ? item.end : false} className={navLinkClass}>
@@ -105,6 +108,7 @@ export function AdminHeader({ user }: { user: StaffUser }) {
           <ul
             id="admin-user-menu"
             hidden={!isUserMenuOpen}
+            onClick={closeOnLinkClick}
             className="absolute right-0 z-50 mt-1 w-48 rounded-md bg-white py-1 text-slate-800 shadow-lg ring-1 ring-black/10"
           >
             <li className="border-b border-slate-100 px-4 py-2 text-xs text-slate-500">{user.email}</li>

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { Link, NavLink, useLocation } from 'react-router';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { Link, NavLink } from 'react-router';
 import { company } from '#client/lib/company.ts';
 
 /** Spec 000 section 9: the header takes its 'scrolled' look after 50 px. */
@@ -16,7 +16,6 @@ export function SiteHeader() {
   const [isServicesOpen, setIsServicesOpen] = useState(false);
   const [isMobileMenuOpen, setIsMobileMenuOpen] = useState(false);
   const headerRef = useRef<HTMLElement>(null);
-  const location = useLocation();
 
   useEffect(() => {
     const onScroll = () => setIsScrolled(window.scrollY > headerScrollThreshold);
@@ -47,10 +46,14 @@ export function SiteHeader() {
     };
   }, []);
 
-  useEffect(() => {
-    setIsServicesOpen(false);
-    setIsMobileMenuOpen(false);
-  }, [location.pathname]);
+
+  // Following a link closes the menus (the header stays mounted across pages).
+  const closeOnLinkClick = (event: MouseEvent) => {
+    if ((event.target as HTMLElement).closest('a')) {
+      setIsServicesOpen(false);
+      setIsMobileMenuOpen(false);
+    }
+  };
 
   const linkClass = 'rounded px-3 py-2 font-medium text-slate-800 hover:text-brand-700';
   return (
@@ -78,6 +81,7 @@ export function SiteHeader() {
         </button>
         <ul
           id="site-menu"
+          onClick={closeOnLinkClick}
           className={`${isMobileMenuOpen ? 'flex' : 'hidden'} absolute inset-x-0 top-full flex-col gap-1 border-b border-slate-200 bg-white p-4 shadow-lg md:static md:flex md:flex-row md:items-center md:border-0 md:p-0 md:shadow-none`}
         >
           <li className="relative">
@@ -113,10 +117,10 @@ export function SiteHeader() {
           </li>
           <li>
             {/* Spec: Contact Us goes to /estimate on desktop and /BookingPage on mobile. */}
-            <Link to="/estimate" className="hidden rounded-md bg-accent-600 px-4 py-2 font-semibold text-white hover:bg-accent-700 md:inline-block">
+            <Link to="/estimate" className="hidden rounded-md bg-accent-700 px-4 py-2 font-semibold text-white hover:bg-accent-800 md:inline-block">
               Contact Us
             </Link>
-            <Link to="/BookingPage" className="block rounded-md bg-accent-600 px-4 py-2 text-center font-semibold text-white md:hidden">
+            <Link to="/BookingPage" className="block rounded-md bg-accent-700 px-4 py-2 text-center font-semibold text-white md:hidden">
               Contact Us
             </Link>
           </li>

@@ -11,7 +11,7 @@ export default function Home() {
             Installation, repair and maintenance for homes and businesses from Bluffton to Hilton Head Island.
           </p>
           <div className="mt-8 flex flex-wrap gap-4">
-            <Link to="/estimate" className="rounded-md bg-accent-600 px-6 py-3 text-lg font-semibold text-white hover:bg-accent-700">
+            <Link to="/estimate" className="rounded-md bg-accent-700 px-6 py-3 text-lg font-semibold text-white hover:bg-accent-800">
               FREE Estimate
             </Link>
             <Link to="/MaintenancePlan" className="rounded-md border-2 border-white px-6 py-3 text-lg font-semibold text-white hover:bg-white/10">

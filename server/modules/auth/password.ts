@@ -1,7 +1,8 @@
-import { Algorithm, hash, verify } from '@node-rs/argon2';
+import { hash, verify, type Algorithm } from '@node-rs/argon2';
 
 // OWASP Password Storage Cheat Sheet: argon2id, m=19456 KiB, t=2, p=1 (the minimum it lists).
-const options = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const argon2id = 2 as Algorithm; // Algorithm.Argon2id (a const enum, not importable as a value)
+const options = { algorithm: argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, options);

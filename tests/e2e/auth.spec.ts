@@ -1,0 +1,128 @@
+import { expect, test } from '@playwright/test';
+import { e2eAdmin, expectNoSeriousA11yViolations, signIn } from './fixtures.ts';
+
+test.describe('sign-in guard', () => {
+  test('shows Loading... while the session is checked, then redirects to the login page', async ({ page }) => {
+    let releaseSessionCheck: () => void = () => undefined;
+    const sessionChecked = new Promise<void>((resolve) => (releaseSessionCheck = resolve));
+    await page.route('**/api/admin/session', async (route) => {
+      await sessionChecked;
+      await route.continue();
+    });
+    await page.goto('/admin/customers');
+    await expect(page.getByText('Loading...')).toBeVisible();
+    releaseSessionCheck();
+    await expect(page).toHaveURL(/\/admin\/login$/);
+    await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+  });
+});
+
+test.describe('login', () => {
+  test('requires both fields and announces the errors', async ({ page }) => {
+    await page.goto('/admin/login');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByText('Email is required')).toBeVisible();
+    await expect(page.getByText('Password is required')).toBeVisible();
+    await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page).toHaveURL(/\/admin\/login$/);
+  });
+
+  test('a wrong password shows the spec message and stays on the login page', async ({ page }) => {
+    await page.goto('/admin/login');
+    await page.getByLabel('Email').fill(e2eAdmin.email);
+    await page.getByLabel('Password').fill('definitely-not-the-password');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Invalid login credentials. Please try again.');
+    await expect(page).toHaveURL(/\/admin\/login$/);
+  });
+
+  test('a failure to reach the server shows the unexpected-error message', async ({ page }) => {
+    await page.route('**/api/auth/login', (route) => route.abort('connectionrefused'));
+    await page.goto('/admin/login');
+    await page.getByLabel('Email').fill(e2eAdmin.email);
+    await page.getByLabel('Password').fill(e2eAdmin.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('alert')).toHaveText('An unexpected error occurred. Please try again.');
+  });
+
+  test('the button reads Logging in... while signing in, then lands on the dashboard', async ({ page }) => {
+    let releaseLogin: () => void = () => undefined;
+    const loginReleased = new Promise<void>((resolve) => (releaseLogin = resolve));
+    await page.route('**/api/auth/login', async (route) => {
+      await loginReleased;
+      await route.continue();
+    });
+    await page.goto('/admin/login');
+    await page.getByLabel('Email').fill(e2eAdmin.email);
+    await page.getByLabel('Password').fill(e2eAdmin.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('button', { name: 'Logging in...' })).toBeDisabled();
+    releaseLogin();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  });
+
+  test('works with the keyboard alone and is accessible', async ({ page }) => {
+    await page.goto('/admin/login');
+    await expectNoSeriousA11yViolations(page);
+    await page.getByLabel('Email').focus();
+    await page.keyboard.type(e2eAdmin.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(e2eAdmin.password);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/admin$/);
+  });
+});
+
+test.describe('signed in', () => {
+  test('the header shows the spec navigation and user menu, and each link opens its screen', async ({ page }) => {
+    await signIn(page);
+    const navigation = page.getByRole('navigation', { name: 'Admin' });
+    await expect(navigation.getByRole('link')).toHaveText(['Dashboard', 'Map', 'Setup Geocoding', 'Calendar', 'Estimates', 'Customers', 'Work Orders']);
+    const screens: [string, RegExp, string][] = [
+      ['Map', /\/admin\/map$/, 'Service Map'],
+      ['Setup Geocoding', /\/admin\/geocoding-setup$/, 'Geocoding Setup'],
+      ['Calendar', /\/admin\/calendar$/, 'Service Calendar'],
+      ['Estimates', /\/admin\/estimates$/, 'Lead Management'],
+      ['Customers', /\/admin\/customers$/, 'Customer Directory'],
+      ['Work Orders', /\/admin\/workorders$/, 'Work Orders'],
+      ['Dashboard', /\/admin$/, 'Dashboard'],
+    ];
+    for (const [label, url, heading] of screens) {
+      await navigation.getByRole('link', { name: label }).click();
+      await expect(page).toHaveURL(url);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    }
+    await page.getByRole('button', { name: /account menu/ }).click();
+    const menu = page.locator('#admin-user-menu');
+    await expect(menu.getByRole('link', { name: 'View Website' })).toHaveAttribute('href', '/');
+    await expect(menu.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/admin/settings');
+    await expect(menu.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('logout ends the session on the server, not just in the browser', async ({ page, context }) => {
+    await signIn(page);
+    const cookieBefore = (await context.cookies()).find((cookie) => cookie.name === 'hvac_session');
+    expect(cookieBefore?.httpOnly).toBe(true);
+    await page.getByRole('button', { name: /account menu/ }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/admin\/login$/);
+    expect((await context.cookies()).find((cookie) => cookie.name === 'hvac_session')).toBeUndefined();
+
+    // Replaying the old cookie does not get back in.
+    await context.addCookies([cookieBefore!]);
+    const response = await page.request.get('/api/admin/session');
+    expect(response.status()).toBe(401);
+    await page.goto('/admin');
+    await expect(page).toHaveURL(/\/admin\/login$/);
+  });
+
+  test('a signed-in visit to the login page goes to the dashboard', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/admin/login');
+    await expect(page).toHaveURL(/\/admin$/);
+  });
+});
