@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '#server/db/client.ts';
+import { mulberry32, seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts';
+import { leadSources, leadStatuses, workOrderStatuses } from '#shared/enums.ts';
+import { createTestDatabase } from '#tests/support/test-database.ts';
+
+// 2026-03-09 03:30 UTC is still Sunday 2026-03-08 in New York, the day daylight saving time starts:
+// the seed must count days on the business calendar, not in UTC or server time.
+const now = new Date('2026-03-09T03:30:00Z');
+const businessToday = '2026-03-08';
+
+const lowCountryZips: Record<string, string[]> = {
+  Bluffton: ['29910', '29909'],
+  'Hilton Head Island': ['29926', '29928'],
+  Okatie: ['29909'],
+  Beaufort: ['29902', '29906', '29907'],
+  Hardeeville: ['29927'],
+  Ridgeland: ['29936'],
+  'Port Royal': ['29935'],
+};
+
+function shiftDate(ymd: string, days: number): string {
+  const date = new Date(`${ymd}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+let database: DatabaseHandle;
+let result: SeedDemoResult;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  result = await seedDemoData(database.db, { customers: 40, workOrders: 150, now, random: mulberry32(7) });
+}, 60_000);
+afterAll(() => database?.close());
+
+describe('demo data', { timeout: 60_000 }, () => {
+  it('creates the requested customers and work orders, the crew and the leads', async () => {
+    expect(result).toMatchObject({ customers: 40, workOrders: 150, technicians: 3 });
+    expect(result.estimateRequests).toBeGreaterThanOrEqual(20);
+    expect(result.aiConversations).toBeGreaterThanOrEqual(15);
+    expect(result.aiLeads).toBeGreaterThan(0);
+    const [counts] = await database.query<{ customers: number; work_orders: number; technicians: number; colors: number }>(
+      `select (select count(*)::int from customers) as customers, (select count(*)::int from work_orders) as work_orders,
+              (select count(*)::int from technicians where active) as technicians,
+              (select count(distinct color)::int from technicians) as colors`,
+    );
+    expect(counts).toEqual({ customers: 40, work_orders: 150, technicians: 3, colors: 3 });
+  });
+
+  it('puts every customer in a Low Country town with a matching South Carolina ZIP', async () => {
+    const rows = await database.query<{ city: string; state: string; zip: string; address: string; phone: string; type: string }>(
+      'select city, state, zip, address, phone, type from customers',
+    );
+    for (const row of rows) {
+      expect(lowCountryZips[row.city], row.city).toBeDefined();
+      expect(lowCountryZips[row.city]).toContain(row.zip);
+      expect(row.state).toBe('SC');
+      expect(row.address).toMatch(/^\d+ [A-Z]/);
+      expect(row.phone).toMatch(/^\(843\) \d{3}-\d{4}$/);
+    }
+    expect(new Set(rows.map((row) => row.type))).toEqual(new Set(['residential', 'commercial']));
+  });
+
+  it('covers every work order status, with unique WO numbers', async () => {
+    const rows = await database.query<{ number: string; status: string }>('select work_order_number as number, status from work_orders');
+    expect(new Set(rows.map((row) => row.status))).toEqual(new Set(workOrderStatuses));
+    for (const row of rows) expect(row.number).toMatch(/^WO-\d+$/);
+    expect(new Set(rows.map((row) => row.number)).size).toBe(rows.length);
+  });
+
+  it('keeps work order dates and times consistent with their status', async () => {
+    const rows = await database.query<{
+      status: string;
+      service_date: string;
+      start: string | null;
+      end: string | null;
+      technician_id: string | null;
+      started: boolean;
+      completed: boolean;
+      created_ok: boolean;
+      completed_before_now: boolean;
+    }>(
+      `select status, service_date::text as service_date, scheduled_start_time::text as start, scheduled_end_time::text as "end",
+              technician_id, started_at is not null as started, completed_at is not null as completed,
+              created_at <= $1 as created_ok, coalesce(completed_at <= $1, true) as completed_before_now
+         from work_orders`,
+      [now.toISOString()],
+    );
+    const first = shiftDate(businessToday, -42);
+    const last = shiftDate(businessToday, 21);
+    for (const row of rows) {
+      expect(row.service_date >= first && row.service_date <= last, row.service_date).toBe(true);
+      expect(row.created_ok).toBe(true);
+      expect(row.completed_before_now).toBe(true);
+      if (row.status === 'completed') expect(row.completed && row.started).toBe(true);
+      if (row.status === 'in-progress') {
+        expect(row.started).toBe(true);
+        expect(row.completed).toBe(false);
+      }
+      if (row.status === 'scheduled') expect(row.start && row.end && row.technician_id).toBeTruthy();
+      if (row.start !== null && row.end !== null) {
+        expect(row.start < row.end).toBe(true);
+        expect(row.start >= '08:00:00' && row.end <= '17:00:00').toBe(true);
+      }
+    }
+    // Past visits are mostly done; the future is booked but not worked yet; today has jobs in progress.
+    const past = rows.filter((row) => row.service_date < businessToday);
+    const future = rows.filter((row) => row.service_date > businessToday);
+    expect(past.filter((row) => row.status === 'completed').length).toBeGreaterThan(past.length / 2);
+    expect(future.every((row) => ['pending', 'scheduled', 'cancelled'].includes(row.status))).toBe(true);
+    expect(rows.some((row) => row.status === 'in-progress' && row.service_date === businessToday)).toBe(true);
+  });
+
+  it('covers every lead status and source, urgent exactly for AC and heating repairs', async () => {
+    const rows = await database.query<{ status: string; source: string; service_type: string; priority: string; today: boolean; recent: boolean }>(
+      `select status, source, service_type, priority,
+              (created_at at time zone 'America/New_York')::date = $2::date as today,
+              created_at > $1::timestamptz - interval '30 days' and created_at <= $1 as recent
+         from estimate_requests`,
+      [now.toISOString(), businessToday],
+    );
+    expect(new Set(rows.map((row) => row.status))).toEqual(new Set(leadStatuses));
+    expect(new Set(rows.map((row) => row.source))).toEqual(new Set(leadSources));
+    for (const row of rows) {
+      const urgent = row.service_type === 'ac-repair' || row.service_type === 'heating-repair';
+      expect(row.priority, row.service_type).toBe(urgent ? 'urgent' : 'normal');
+      expect(row.recent).toBe(true);
+    }
+    expect(rows.filter((row) => row.today).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('links converted leads to real work orders of the same customer', async () => {
+    const rows = await database.query<{ same_customer: boolean }>(
+      `select w.customer_id = e.customer_id as same_customer
+         from estimate_requests e join work_orders w on w.id = e.work_order_id
+        where e.workflow_stage = 'converted_to_work_order'`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.same_customer)).toBe(true);
+  });
+
+  it('has chat conversations from today and chat leads pointing at them', async () => {
+    const [chat] = await database.query<{ today: number; orphan_leads: number; notifications: number }>(
+      `select (select count(*)::int from ai_conversations
+                where (created_at at time zone 'America/New_York')::date = $1::date) as today,
+              (select count(*)::int from ai_leads l
+                where not exists (select 1 from ai_conversations c where c.conversation_id = l.conversation_id)) as orphan_leads,
+              (select count(*)::int from admin_notifications where type = 'new_ai_lead') as notifications`,
+      [businessToday],
+    );
+    expect(chat!.today).toBeGreaterThanOrEqual(2);
+    expect(chat!.orphan_leads).toBe(0);
+    expect(chat!.notifications).toBeGreaterThan(0);
+  });
+
+  it('adds to a database that already has data and reuses its technicians', async () => {
+    const again = await seedDemoData(database.db, { customers: 5, workOrders: 10, now });
+    expect(again).toMatchObject({ customers: 5, workOrders: 10, technicians: 0 });
+    const [counts] = await database.query<{ customers: number; technicians: number }>(
+      'select (select count(*)::int from customers) as customers, (select count(*)::int from technicians) as technicians',
+    );
+    expect(counts).toEqual({ customers: 45, technicians: 3 });
+  });
+});

@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '#server/config.ts';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  it('has working defaults: port 3000, ./data, embedded database, demo data, New York time, a company profile', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe(path.resolve('data'));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.seedDemo).toBe(true);
+    expect(config.businessTimeZone).toBe('America/New_York');
+    expect(config.admin).toBeUndefined();
+    expect(config.company.address.city).toBe('Bluffton');
+    expect(config.company.notificationRecipients).toHaveLength(2);
+  });
+
+  it('reads every variable it documents', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/tmp/hvac-data',
+      DATABASE_URL: 'postgres://user@db.internal:5432/hvac',
+      ADMIN_EMAIL: 'Owner@Example.com',
+      ADMIN_PASSWORD: 'a long enough password',
+      SEED_DEMO: 'false',
+      TZ_BUSINESS: 'America/Chicago',
+      COMPANY_NAME: 'Palmetto Air',
+      COMPANY_PHONE: '(843) 555-0100',
+      NOTIFICATION_RECIPIENTS: 'a@example.com, b@example.com,c@example.com',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/tmp/hvac-data',
+      databaseUrl: 'postgres://user@db.internal:5432/hvac',
+      admin: { email: 'owner@example.com', password: 'a long enough password' },
+      seedDemo: false,
+      businessTimeZone: 'America/Chicago',
+    });
+    expect(config.company.name).toBe('Palmetto Air');
+    expect(config.company.phone).toBe('(843) 555-0100');
+    expect(config.company.notificationRecipients).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
+  });
+
+  it('stops with a message naming each invalid variable', () => {
+    expect(problemsOf({ PORT: 'eighty' })[0]).toMatch(/^PORT:/);
+    expect(problemsOf({ DATABASE_URL: 'mysql://x' })[0]).toMatch(/^DATABASE_URL: must be a postgres:\/\/ URL/);
+    expect(problemsOf({ TZ_BUSINESS: 'Mars/Olympus' })[0]).toMatch(/^TZ_BUSINESS:/);
+    expect(problemsOf({ SEED_DEMO: 'maybe' })[0]).toMatch(/^SEED_DEMO: must be true or false/);
+    expect(problemsOf({ COMPANY_EMAIL: 'not-an-email' })[0]).toMatch(/^COMPANY_EMAIL:/);
+    expect(problemsOf({ ADMIN_EMAIL: 'owner@example.com' })[0]).toMatch(/^ADMIN_PASSWORD: ADMIN_EMAIL and ADMIN_PASSWORD go together/);
+    expect(problemsOf({ ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'short' })[0]).toMatch(/^ADMIN_PASSWORD: must be at least 12/);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/Invalid configuration:\n {2}- PORT:/);
+  });
+});
