@@ -30,6 +30,7 @@ import {
   type WorkOrderServiceType,
   type WorkOrderStatus,
 } from '#shared/enums.ts';
+import { estimatePriority } from '#shared/estimates.ts';
 
 /**
  * Demo data for a heating and air-conditioning company in the South Carolina Low Country.
@@ -1278,11 +1279,6 @@ const ESTIMATE_SERVICE_WEIGHTS: Weighted<EstimateServiceType> = [
   ['ductwork', 12],
   ['other', 10],
 ];
-
-/** Spec 000 section 4: urgent exactly for the two repair types. */
-export function estimatePriority(serviceType: EstimateServiceType): 'urgent' | 'normal' {
-  return serviceType === 'ac-repair' || serviceType === 'heating-repair' ? 'urgent' : 'normal';
-}
 
 function leadStatusFor(rng: Rng, ageDays: number): LeadStatus {
   if (ageDays < 2) return rng.weighted<LeadStatus>([['pending', 70], ['contacted', 25], ['cancelled', 5]]);
