@@ -1,0 +1,468 @@
+/**
+ * API benchmark on the embedded database (DESIGN.md section 7), run by `npm run bench`:
+ *
+ *   npx tsx bench/api.ts [--customers N] [--work-orders N] [--duration S] [--connections C] [--reseed]
+ *
+ * 1. Seeds (once, then reused) a PGlite data dir under bench/.data with the demo data and a bench
+ *    staff user.
+ * 2. For each endpoint below, runs the endpoint's own SQL straight on the driver with as many
+ *    queries in flight as autocannon has connections: the database's ceiling.
+ * 3. Starts the built server (build/node/main.mjs) on that data dir: start-up time to first answer.
+ * 4. Signs in, then autocannon: GET /healthz (constant JSON, the framework's ceiling), then each
+ *    endpoint with the session cookie.
+ * 5. Peak and current RSS of the server; a table and bench/.data/results-api.json.
+ *
+ * Figures only: a missed bar is printed as MISSED and the exit code stays 0. Real errors (the
+ * server does not start, a non-2xx answer, a connection error) exit non-zero.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '#server/db/client.ts';
+import { seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts';
+import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
+import { createStaffService, hashToken } from '#server/modules/auth/auth.service.ts';
+import { sessionCookieName } from '#server/plugins/session.ts';
+import {
+  findFreePort,
+  fixed,
+  formatTable,
+  readMemory,
+  runDriverLoad,
+  runHttpLoad,
+  startServerProcess,
+  type HttpMeasurement,
+  type Measurement,
+  type MemoryFigures,
+  type ServerProcess,
+} from './lib.ts';
+
+// Endpoints --------------------------------------------------------------------------------------
+
+/** What the SQL parameters may depend on. Grow it (a customer id, a search term...) as endpoints need. */
+type BenchContext = {
+  /** sha256 of the session token the driver-side requests use (a session row made for the purpose). */
+  tokenHash: string;
+};
+
+/** One statement an endpoint runs, written out as the driver receives it from Drizzle. */
+type SqlStatement = {
+  text: string;
+  /** Called for every execution, so time-dependent parameters (now) are fresh, as in the endpoint. */
+  params: (context: BenchContext) => unknown[];
+  /** Checked once before measuring, so the ceiling is not that of a query that finds nothing. */
+  minRows?: number;
+};
+
+type Endpoint = {
+  name: string;
+  /** GET path on the server; /api/admin paths are sent with the session cookie. */
+  path: string;
+  /** The statements one request runs, in order (an admin endpoint starts with the session lookup). */
+  sql: SqlStatement[];
+  /** Shown under the table: what the driver ceiling leaves out, if anything. */
+  note?: string;
+};
+
+/**
+ * The session guard's lookup on every /api/admin request: AuthRepository.findLiveSession as Drizzle
+ * sends it (timestamps go to the driver as ISO strings, the limit as a parameter).
+ */
+const sessionLookup: SqlStatement = {
+  text:
+    'select "sessions"."id", "sessions"."last_seen_at", "sessions"."expires_at", "staff_users"."id", "staff_users"."email", ' +
+    '"staff_users"."name", "staff_users"."role" from "sessions" inner join "staff_users" on "staff_users"."id" = "sessions"."staff_user_id" ' +
+    'where ("sessions"."token_hash" = $1 and "sessions"."expires_at" > $2 and "staff_users"."active" = $3) limit $4',
+  params: ({ tokenHash }) => [tokenHash, new Date().toISOString(), true, 1],
+  minRows: 1,
+};
+
+/** Add an entry per endpoint to measure; each gets its own driver ceiling. */
+const endpoints: Endpoint[] = [
+  {
+    name: 'signed-in session read',
+    path: '/api/admin/session',
+    sql: [sessionLookup],
+    note: 'the endpoint also updates sessions.last_seen_at, at most once a minute per session (left out of the ceiling)',
+  },
+];
+
+// Settings ---------------------------------------------------------------------------------------
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const benchDataDir = path.join(projectRoot, 'bench/.data');
+const serverEntry = path.join(projectRoot, 'build/node/main.mjs');
+const resultsFile = path.join(benchDataDir, 'results-api.json');
+const markerName = 'seeded.json';
+
+const benchUser = { email: 'bench@example.com', name: 'Benchmark', password: 'bench-password-not-secret' } as const;
+const host = '127.0.0.1';
+/** Each measurement is preceded by this much unmeasured load (JIT, caches, connection set-up). */
+const warmupSeconds = 1;
+
+/** DESIGN.md section 7. */
+const bars = { p99Ms: 50, endpointOverDriver: 0.5, startupMs: 2000, peakRssMb: 600 } as const;
+
+const usage = 'Usage: npx tsx bench/api.ts [--customers N] [--work-orders N] [--duration S] [--connections C] [--reseed]';
+
+type Options = { customers: number; workOrders: number; durationSeconds: number; connections: number; reseed: boolean };
+
+function parseOptions(): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: {
+        customers: { type: 'string', default: '20000' },
+        'work-orders': { type: 'string', default: '100000' },
+        duration: { type: 'string', default: '10' },
+        connections: { type: 'string', default: '10' },
+        reseed: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${usage}`);
+  }
+  const { values } = parsed;
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  return {
+    customers: wholeNumber(values.customers, 'customers', 1),
+    workOrders: wholeNumber(values['work-orders'], 'work-orders', 0),
+    durationSeconds: wholeNumber(values.duration, 'duration', 1),
+    connections: wholeNumber(values.connections, 'connections', 1),
+    reseed: values.reseed,
+  };
+}
+
+function wholeNumber(value: string, name: string, minimum: number): number {
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(parsed) || parsed < minimum) {
+    throw new UsageError(`--${name} must be a whole number >= ${minimum} (got "${value}").\n${usage}`);
+  }
+  return parsed;
+}
+
+class UsageError extends Error {}
+
+// Step 1: the data dir --------------------------------------------------------------------------
+
+type SeedInfo = { reused: boolean; seconds: number; counts: SeedDemoResult };
+type Marker = Omit<SeedInfo, 'reused'> & { customers: number; workOrders: number; seededAt: string };
+
+/**
+ * Seeds into `<dir>.partial` and renames it into place with its marker, so an interrupted seed never
+ * leaves a data dir that looks ready. A dir without the marker (older layout, manual copy) is redone.
+ */
+async function ensureSeeded(dataDir: string, options: Options): Promise<SeedInfo> {
+  const markerPath = path.join(dataDir, markerName);
+  if (!options.reseed && fs.existsSync(markerPath)) {
+    const marker = JSON.parse(fs.readFileSync(markerPath, 'utf8')) as Marker;
+    console.log(`Reusing ${path.relative(projectRoot, dataDir)} (seeded ${marker.seededAt} in ${marker.seconds.toFixed(1)} s).`);
+    return { reused: true, seconds: marker.seconds, counts: marker.counts };
+  }
+
+  const partialDir = `${dataDir}.partial`;
+  fs.rmSync(partialDir, { recursive: true, force: true });
+  console.log(`Seeding ${options.customers} customers and ${options.workOrders} work orders into ${path.relative(projectRoot, dataDir)}...`);
+  const started = performance.now();
+  const handle = await openDatabase({ kind: 'pglite', dataDir: partialDir });
+  let counts: SeedDemoResult;
+  try {
+    counts = await seedDemoData(handle.db, { customers: options.customers, workOrders: options.workOrders });
+    await createStaffService(createAuthRepository(handle.db)).createStaffUser(benchUser);
+  } finally {
+    await handle.close();
+  }
+  const seconds = (performance.now() - started) / 1000;
+
+  const marker: Marker = { seconds, counts, customers: options.customers, workOrders: options.workOrders, seededAt: new Date().toISOString() };
+  fs.writeFileSync(path.join(partialDir, markerName), `${JSON.stringify(marker, null, 2)}\n`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.renameSync(partialDir, dataDir);
+  console.log(
+    `Seeded in ${seconds.toFixed(1)} s (open + migrate + seed + bench user): ${counts.customers} customers, ${counts.workOrders} work orders, ` +
+      `${counts.technicians} technicians, ${counts.estimateRequests} estimate requests, ${counts.aiConversations} chat messages, ${counts.aiLeads} chat leads.`,
+  );
+  return { reused: false, seconds, counts };
+}
+
+// Step 2: driver ceilings -----------------------------------------------------------------------
+
+/**
+ * Runs before the server starts: PGlite admits one process per data dir. The driver side uses a
+ * session row of its own (same user, same shape as a login's), deleted afterwards.
+ */
+async function measureDriverCeilings(dataDir: string, options: Options): Promise<Map<string, Measurement>> {
+  const handle = await openDatabase({ kind: 'pglite', dataDir });
+  const repository = createAuthRepository(handle.db);
+  const tokenHash = hashToken(`bench-driver-${process.pid}-${Date.now()}-${Math.random()}`);
+  const ceilings = new Map<string, Measurement>();
+  try {
+    const user = await repository.findStaffByEmail(benchUser.email);
+    if (!user) throw new Error(`The bench user ${benchUser.email} is missing from ${dataDir}; run with --reseed.`);
+    const now = new Date();
+    await repository.insertSession({ tokenHash, staffUserId: user.id, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + 12 * 3_600_000) });
+    const context: BenchContext = { tokenHash };
+
+    for (const endpoint of endpoints) {
+      for (const [index, statement] of endpoint.sql.entries()) {
+        const rows = await handle.query(statement.text, statement.params(context));
+        if (rows.length < (statement.minRows ?? 0)) {
+          throw new Error(`${endpoint.name}: statement ${index + 1} returned ${rows.length} rows, expected at least ${statement.minRows}.`);
+        }
+      }
+      const steps = endpoint.sql.map((statement) => ({ text: statement.text, params: () => statement.params(context) }));
+      console.log(`Driver SQL   ${endpoint.name}: ${options.connections} in flight for ${options.durationSeconds} s...`);
+      await runDriverLoad(handle.query, steps, { concurrency: options.connections, seconds: warmupSeconds });
+      ceilings.set(endpoint.name, await runDriverLoad(handle.query, steps, { concurrency: options.connections, seconds: options.durationSeconds }));
+    }
+  } finally {
+    await repository.deleteSessionByTokenHash(tokenHash).catch(() => undefined);
+    await handle.close();
+  }
+  return ceilings;
+}
+
+// Steps 3 to 6: the server ----------------------------------------------------------------------
+
+let runningServer: ServerProcess | undefined;
+
+async function startBenchServer(dataDir: string): Promise<ServerProcess> {
+  if (!fs.existsSync(serverEntry)) {
+    throw new Error(`${path.relative(projectRoot, serverEntry)} is missing: run npm run bench (it builds), or node scripts/build-if-needed.mjs.`);
+  }
+  const port = await findFreePort(host);
+  console.log(`Starting the server on ${host}:${port}...`);
+  const server = await startServerProcess({
+    command: process.execPath,
+    args: [serverEntry],
+    cwd: projectRoot,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: host,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      // Whatever the calling shell has set, this run is the embedded database with its own staff.
+      DATABASE_URL: '',
+      ADMIN_EMAIL: '',
+      ADMIN_PASSWORD: '',
+    },
+    host,
+    port,
+    timeoutMs: 30_000,
+    pollIntervalMs: 20,
+  });
+  runningServer = server;
+  return server;
+}
+
+async function signIn(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: benchUser.email, password: benchUser.password }),
+  });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`Sign-in answered ${response.status}: ${body}`);
+  for (const header of response.headers.getSetCookie()) {
+    const match = new RegExp(`^${sessionCookieName}=([^;]+)`).exec(header);
+    if (match) return `${sessionCookieName}=${match[1]}`;
+  }
+  throw new Error(`Sign-in answered 200 without a ${sessionCookieName} cookie.`);
+}
+
+async function signOut(baseUrl: string, cookie: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/api/auth/logout`, { method: 'POST', headers: { cookie } });
+  await response.arrayBuffer();
+  // Housekeeping only (keeps the data dir from collecting sessions): a failure is reported, not fatal.
+  if (response.status !== 204) console.warn(`Warning: sign-out answered ${response.status}.`);
+}
+
+/** One request outside the load, so a wrong path or a lost session fails with its body shown. */
+async function checkAnswers(url: string, headers: Record<string, string>): Promise<void> {
+  const response = await fetch(url, { headers });
+  const body = await response.text();
+  if (response.status < 200 || response.status > 299) throw new Error(`GET ${url} answered ${response.status}: ${body.slice(0, 500)}`);
+}
+
+async function measureHttp(label: string, url: string, headers: Record<string, string>, options: Options): Promise<HttpMeasurement> {
+  await checkAnswers(url, headers);
+  console.log(`HTTP         ${label}: ${options.connections} connections for ${options.durationSeconds} s...`);
+  const load = { url, headers, connections: options.connections };
+  const warmup = await runHttpLoad({ ...load, seconds: warmupSeconds });
+  assertAllAnswered(`${label} (warm-up)`, warmup);
+  const measured = await runHttpLoad({ ...load, seconds: options.durationSeconds });
+  assertAllAnswered(label, measured);
+  return measured;
+}
+
+function assertAllAnswered(label: string, measurement: HttpMeasurement): void {
+  if (measurement.non2xx > 0 || measurement.errors > 0) {
+    throw new Error(
+      `${label}: ${measurement.non2xx} non-2xx answers and ${measurement.errors} connection errors out of ${measurement.requests} ` +
+        `(status codes ${JSON.stringify(measurement.statusCodes)}).`,
+    );
+  }
+}
+
+// Step 7: report ---------------------------------------------------------------------------------
+
+type EndpointResult = {
+  name: string;
+  path: string;
+  http: HttpMeasurement;
+  driver: Measurement;
+  /** Endpoint req/s ÷ constant-JSON req/s: how much of the framework's ceiling is left. */
+  overConstantJson: number;
+  /** Endpoint req/s ÷ driver req/s: the bar is >= 0.5. */
+  overDriver: number;
+  bars: { p99: boolean; overDriver: boolean };
+  note?: string;
+};
+
+type Report = {
+  ranAt: string;
+  machine: { node: string; platform: string; cpus: number; cpuModel: string | undefined };
+  options: Omit<Options, 'reseed'> & { warmupSeconds: number };
+  dataDir: string;
+  seed: SeedInfo;
+  constantJson: HttpMeasurement;
+  endpoints: EndpointResult[];
+  startup: { ms: number; bar: number; met: boolean };
+  memory: (MemoryFigures & { bar: number; met: boolean }) | undefined;
+  bars: typeof bars;
+};
+
+function verdict(met: boolean): string {
+  return met ? 'ok' : 'MISSED';
+}
+
+function printReport(report: Report): void {
+  const row = (name: string, measurement: Measurement, ...rest: string[]) => [
+    name,
+    fixed(measurement.requestsPerSecond, 0),
+    fixed(measurement.p50Ms, 2),
+    fixed(measurement.p99Ms, 2),
+    ...rest,
+  ];
+  const rows = [row('GET /healthz (constant JSON)', report.constantJson, '', '', '')];
+  for (const endpoint of report.endpoints) {
+    rows.push(row(`SQL on the driver: ${endpoint.name}`, endpoint.driver, '', '', ''));
+    rows.push(
+      row(
+        `GET ${endpoint.path}`,
+        endpoint.http,
+        fixed(endpoint.overConstantJson, 2),
+        fixed(endpoint.overDriver, 2),
+        `p99 ${verdict(endpoint.bars.p99)}, ÷driver ${verdict(endpoint.bars.overDriver)}`,
+      ),
+    );
+  }
+  const { options, machine } = report;
+  console.log('');
+  console.log(
+    `API benchmark: ${report.seed.counts.customers} customers, ${report.seed.counts.workOrders} work orders (PGlite), ` +
+      `${options.connections} connections x ${options.durationSeconds} s after ${options.warmupSeconds} s warm-up; ` +
+      `Node ${machine.node}, ${machine.cpus} CPUs.`,
+  );
+  console.log('');
+  console.log(formatTable(['measurement', 'req/s', 'p50 ms', 'p99 ms', '÷ const JSON', '÷ driver SQL', `bars (p99 <= ${bars.p99Ms} ms, ÷ driver >= ${bars.endpointOverDriver})`], rows));
+  for (const endpoint of report.endpoints) if (endpoint.note) console.log(`  ${endpoint.path}: ${endpoint.note}.`);
+  console.log('');
+  console.log(`Start-up on an existing data dir: ${fixed(report.startup.ms, 0)} ms (bar <= ${bars.startupMs} ms) ${verdict(report.startup.met)}`);
+  if (report.memory) {
+    console.log(
+      `Server peak RSS: ${fixed(report.memory.peakRssMb, 0)} MB (bar <= ${bars.peakRssMb} MB) ${verdict(report.memory.met)}; ` +
+        `RSS at the end: ${fixed(report.memory.rssMb, 0)} MB`,
+    );
+  } else {
+    console.log('Server memory: not available (reads /proc, Linux only)');
+  }
+  console.log(`Figures written to ${path.relative(projectRoot, resultsFile)}`);
+}
+
+// Main --------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  const dataDir = path.join(benchDataDir, `pglite-c${options.customers}-w${options.workOrders}`);
+
+  const seed = await ensureSeeded(dataDir, options);
+  const driverCeilings = await measureDriverCeilings(dataDir, options);
+
+  const server = await startBenchServer(dataDir);
+  let constantJson: HttpMeasurement;
+  const httpResults = new Map<string, HttpMeasurement>();
+  let memory: MemoryFigures | undefined;
+  try {
+    console.log(`Server answered after ${fixed(server.startupMs, 0)} ms.`);
+    const cookie = await signIn(server.baseUrl);
+    constantJson = await measureHttp('GET /healthz', `${server.baseUrl}/healthz`, {}, options);
+    for (const endpoint of endpoints) {
+      const headers: Record<string, string> = endpoint.path.startsWith('/api/admin') ? { cookie } : {};
+      httpResults.set(endpoint.name, await measureHttp(`GET ${endpoint.path}`, `${server.baseUrl}${endpoint.path}`, headers, options));
+    }
+    memory = readMemory(server.pid);
+    await signOut(server.baseUrl, cookie);
+  } finally {
+    await server.stop();
+    runningServer = undefined;
+  }
+
+  const endpointResults = endpoints.map((endpoint): EndpointResult => {
+    const http = httpResults.get(endpoint.name)!;
+    const driver = driverCeilings.get(endpoint.name)!;
+    const overDriver = http.requestsPerSecond / driver.requestsPerSecond;
+    return {
+      name: endpoint.name,
+      path: endpoint.path,
+      http,
+      driver,
+      overConstantJson: http.requestsPerSecond / constantJson.requestsPerSecond,
+      overDriver,
+      bars: { p99: http.p99Ms <= bars.p99Ms, overDriver: overDriver >= bars.endpointOverDriver },
+      note: endpoint.note,
+    };
+  });
+  const report: Report = {
+    ranAt: new Date().toISOString(),
+    machine: { node: process.versions.node, platform: `${process.platform}-${process.arch}`, cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model },
+    options: { customers: options.customers, workOrders: options.workOrders, durationSeconds: options.durationSeconds, connections: options.connections, warmupSeconds },
+    dataDir: path.relative(projectRoot, dataDir),
+    seed,
+    constantJson,
+    endpoints: endpointResults,
+    startup: { ms: server.startupMs, bar: bars.startupMs, met: server.startupMs <= bars.startupMs },
+    memory: memory && { ...memory, bar: bars.peakRssMb, met: memory.peakRssMb <= bars.peakRssMb },
+    bars,
+  };
+  fs.mkdirSync(benchDataDir, { recursive: true });
+  // Three decimals are plenty (ms, req/s, MB, ratios); the raw doubles are noise.
+  const rounded = (_key: string, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value);
+  fs.writeFileSync(resultsFile, `${JSON.stringify(report, rounded, 2)}\n`);
+  printReport(report);
+}
+
+// The server must not outlive the benchmark, whatever ends it.
+for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`\n${signal}: stopping the server...\n`);
+    void (runningServer?.stop() ?? Promise.resolve()).finally(() => process.exit(exitCode));
+  });
+}
+process.once('exit', () => runningServer?.signalStop());
+
+main().catch((error: unknown) => {
+  if (error instanceof UsageError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`\nBenchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
