@@ -5,6 +5,25 @@ import { loginAttempts, sessions, staffUsers } from '#server/db/schema/index.ts'
 export type StaffUserRow = typeof staffUsers.$inferSelect;
 
 export function createAuthRepository(db: Database) {
+  const findLiveSessionStatement = db
+    .select({
+      sessionId: sessions.id,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      user: { id: staffUsers.id, email: staffUsers.email, name: staffUsers.name, role: staffUsers.role },
+    })
+    .from(sessions)
+    .innerJoin(staffUsers, eq(staffUsers.id, sessions.staffUserId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+        eq(staffUsers.active, true),
+      ),
+    )
+    .limit(1)
+    .prepare('find_live_session');
+
   return {
     async findStaffByEmail(email: string): Promise<StaffUserRow | undefined> {
       const rows = await db.select().from(staffUsers).where(eq(staffUsers.email, email)).limit(1);
@@ -29,18 +48,9 @@ export function createAuthRepository(db: Database) {
       await db.insert(sessions).values(values);
     },
 
+    /** Runs on every staff request: a prepared statement, built once. */
     async findLiveSession(tokenHash: string, now: Date) {
-      const rows = await db
-        .select({
-          sessionId: sessions.id,
-          lastSeenAt: sessions.lastSeenAt,
-          expiresAt: sessions.expiresAt,
-          user: { id: staffUsers.id, email: staffUsers.email, name: staffUsers.name, role: staffUsers.role },
-        })
-        .from(sessions)
-        .innerJoin(staffUsers, eq(staffUsers.id, sessions.staffUserId))
-        .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now), eq(staffUsers.active, true)))
-        .limit(1);
+      const rows = await findLiveSessionStatement.execute({ tokenHash, now: now.toISOString() });
       return rows[0];
     },
 
