@@ -1,9 +1,22 @@
 import { index, layout, route, type RouteConfig } from '@react-router/dev/routes';
 
 // Paths match case-insensitively (React Router's default), so /heating and /Heating are one page.
+// Public paths are written as the spec writes them; shared/public-pages.ts lists them for
+// prerendering and the sitemap.
 export default [
   layout('routes/public/layout.tsx', [
     index('routes/public/home.tsx'),
+    route('AC', 'routes/public/cooling.tsx'),
+    route('Heating', 'routes/public/heating.tsx'),
+    route('MaintenancePlan', 'routes/public/maintenance-plans.tsx'),
+    route('AboutUs', 'routes/public/about.tsx'),
+    route('estimate', 'routes/public/estimate.tsx'),
+    route('BookingPage', 'routes/public/booking.tsx'),
+    route('reviews', 'routes/public/reviews.tsx'),
+    route('service-areas', 'routes/public/service-areas.tsx'),
+    route('coupons', 'routes/public/coupons.tsx'),
+    route('privacy', 'routes/public/privacy.tsx'),
+    route('terms', 'routes/public/terms.tsx'),
     // Spec: the catch-all shows the home page.
     route('*', 'routes/public/home.tsx', { id: 'public-catch-all' }),
   ]),

@@ -64,3 +64,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/Invalid configuration:\n {2}- PORT:/);
   });
 });
+
+describe('company opening hours', () => {
+  it('reads schema.org notation and shows it the way people write hours', async () => {
+    const { openingHoursLabel, openingHoursSpecification } = await import('#shared/company.ts');
+    const config = loadConfig({ COMPANY_OPENING_HOURS: 'Mo-Fr 07:30-17:00; Sa 09:00-12:00; Su 12:00-12:00' });
+    expect(config.company.openingHours.map(openingHoursLabel)).toEqual(['Mon-Fri 7:30AM-5PM', 'Sat 9AM-12PM', 'Sun 12PM-12PM']);
+    expect(openingHoursSpecification(config.company.openingHours[0]!)).toEqual({
+      '@type': 'OpeningHoursSpecification',
+      dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
+      opens: '07:30',
+      closes: '17:00',
+    });
+    expect(loadConfig({}).company.openingHours.map(openingHoursLabel)).toEqual(['Mon-Fri 8AM-6PM', 'Sat 9AM-4PM']);
+    expect(problemsOf({ COMPANY_OPENING_HOURS: 'weekdays 9 to 5' })[0]).toMatch(/^COMPANY_OPENING_HOURS: use the form/);
+  });
+});

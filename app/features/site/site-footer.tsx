@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { company } from '#client/lib/company.ts';
+import { acceptedPayments } from '#shared/business.ts';
 import { oneLineAddress, telHref } from '#shared/company.ts';
 
 const footerLinks = [
@@ -17,8 +18,6 @@ const footerLinks = [
   { to: '/terms', label: 'Terms of Service' },
 ] as const;
 
-/** Spec 000 section 9: accepted payment. */
-const paymentMethods = ['Visa', 'PayPal', 'Cash', 'Zelle'] as const;
 
 export function SiteFooter() {
   const address = oneLineAddress(company.address);
@@ -75,7 +74,7 @@ export function SiteFooter() {
             We Accept
           </h2>
           <ul className="mt-2 flex flex-wrap gap-2">
-            {paymentMethods.map((method) => (
+            {acceptedPayments.map((method) => (
               <li key={method} className="rounded bg-white px-3 py-1 text-sm font-semibold text-brand-900">
                 {method}
               </li>
