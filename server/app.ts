@@ -49,7 +49,7 @@ export async function buildApp({ config, database, logger, serveClient = true }:
     const isPageRequest =
       (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(pathname);
     const page = isPageRequest ? resolvePage?.(request.url) : undefined;
-    if (page) return sendPage(reply, page);
+    if (page) return sendPage(request, reply, page);
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${pathname}` } });
   });
 

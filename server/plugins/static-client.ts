@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cspHeader } from './security.ts';
 
-type Page = { html: Buffer; csp: string };
+type Encoding = 'br' | 'gzip' | 'identity';
+type Page = { variants: Record<Encoding, Buffer>; csp: string };
 export type PageResolver = (urlPath: string) => Page | undefined;
 
 const inlineScriptPattern = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
@@ -44,7 +45,15 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
   let fallback: Page | undefined;
   for (const file of htmlFiles(clientDir)) {
     const html = fs.readFileSync(file);
-    const page = { html, csp: pageCsp(html.toString('utf8')) };
+    const page: Page = {
+      // The build writes .br and .gz copies (scripts/compress-client.mjs); fall back to plain.
+      variants: {
+        identity: html,
+        br: fs.existsSync(`${file}.br`) ? fs.readFileSync(`${file}.br`) : html,
+        gzip: fs.existsSync(`${file}.gz`) ? fs.readFileSync(`${file}.gz`) : html,
+      },
+      csp: pageCsp(html.toString('utf8')),
+    };
     const relative = path.relative(clientDir, file).split(path.sep).join('/');
     if (relative === '__spa-fallback.html') fallback = page;
     else if (relative === 'index.html' || relative.endsWith('/index.html')) pages.set(normalisePath(`/${relative.slice(0, -'index.html'.length)}`), page);
@@ -58,7 +67,8 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
     // One route per built file; every other path (pages, screens) reaches the resolver below.
     wildcard: false,
     // HTML goes through the resolver, with its own CSP and no caching.
-    globIgnore: ['**/*.html'],
+    globIgnore: ['**/*.html', '**/*.br', '**/*.gz'],
+    preCompressed: true,
     setHeaders: (reply, filePath) => {
       const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
       reply.header('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
@@ -68,11 +78,22 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
   return (urlPath) => pages.get(normalisePath(urlPath)) ?? fallback;
 }
 
-export function sendPage(reply: FastifyReply, page: Page): FastifyReply {
+function preferredEncoding(acceptEncoding: string | undefined): Encoding {
+  const accepted = (acceptEncoding ?? '').toLowerCase();
+  if (/\bbr\b/.test(accepted)) return 'br';
+  if (/\bgzip\b/.test(accepted)) return 'gzip';
+  return 'identity';
+}
+
+export function sendPage(request: FastifyRequest, reply: FastifyReply, page: Page): FastifyReply {
+  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  const body = page.variants[encoding];
+  if (encoding !== 'identity' && body !== page.variants.identity) reply.header('content-encoding', encoding);
   return reply
     .status(200)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
+    .header('vary', 'accept-encoding')
     .header('content-security-policy', page.csp)
-    .send(page.html);
+    .send(body);
 }

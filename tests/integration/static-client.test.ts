@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '#tests/support/test-app.ts';
+
+// A small built client on disk, laid out as `react-router build` + compress-client.mjs lay it out.
+let clientDir: string;
+let context: TestContext;
+const inlineScript = 'window.__context = {"page":"heating"};';
+
+function write(relative: string, content: string, { compress = false } = {}) {
+  const file = path.join(clientDir, relative);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+  if (compress) {
+    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content));
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content));
+  }
+}
+
+beforeAll(async () => {
+  clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hvac-client-'));
+  write('index.html', '<html><body><h1>Home page</h1></body></html>');
+  write('Heating/index.html', `<html><body><h1>Heating page</h1><script>${inlineScript}</script></body></html>`, { compress: true });
+  write('__spa-fallback.html', '<html><body><p>Loading...</p></body></html>');
+  write('assets/entry-abc123.js', `console.log(${JSON.stringify('x'.repeat(2000))});`, { compress: true });
+  write('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  context = await createTestApp({ serveClient: true, env: { CLIENT_DIR: clientDir } });
+});
+afterAll(async () => {
+  await context.close();
+  fs.rmSync(clientDir, { recursive: true, force: true });
+});
+
+describe('serving the built client', () => {
+  it('serves prerendered pages by path, case-insensitively, with or without a trailing slash', async () => {
+    for (const url of ['/Heating', '/heating', '/HEATING/', '/heating?utm_source=flyer']) {
+      const response = await context.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('Heating page');
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it("allows exactly the page's own inline scripts by hash in its CSP", async () => {
+    const response = await context.app.inject({ method: 'GET', url: '/heating' });
+    const hash = createHash('sha256').update(inlineScript).digest('base64');
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain(`script-src 'self' 'sha256-${hash}'`);
+    const scriptSources = /script-src ([^;]*)/.exec(csp)?.[1];
+    expect(scriptSources).toBe(`'self' 'sha256-${hash}'`);
+  });
+
+  it('sends the Brotli or gzip copy when the browser accepts it', async () => {
+    const brotli = await context.app.inject({ method: 'GET', url: '/heating', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toContain('Heating page');
+    const gzip = await context.app.inject({ method: 'GET', url: '/heating', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toContain('Heating page');
+    expect(gzip.headers.vary).toContain('accept-encoding');
+    const asset = await context.app.inject({ method: 'GET', url: '/assets/entry-abc123.js', headers: { 'accept-encoding': 'br' } });
+    expect(asset.headers['content-encoding']).toBe('br');
+  });
+
+  it('caches hashed assets for a year and answers 404 for files that do not exist', async () => {
+    const asset = await context.app.inject({ method: 'GET', url: '/assets/entry-abc123.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await context.app.inject({ method: 'GET', url: '/assets/entry-old999.js' })).statusCode).toBe(404);
+    expect((await context.app.inject({ method: 'GET', url: '/robots-missing.txt' })).statusCode).toBe(404);
+  });
+
+  it('serves the app shell for staff screens and paths that were not prerendered', async () => {
+    for (const url of ['/admin', '/admin/customers/123', '/some/unknown/page']) {
+      const response = await context.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('Loading...');
+    }
+  });
+
+  it('never serves HTML for API paths', async () => {
+    const response = await context.app.inject({ method: 'GET', url: '/api/public/nothing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('NOT_FOUND');
+  });
+});
