@@ -22,8 +22,9 @@ const hash = createHash('sha256');
 for (const input of inputs) {
   for (const file of files(input)) hash.update(file).update('\0').update(fs.readFileSync(file)).update('\0');
 }
-// The public pages carry the company profile, read from COMPANY_* (and NOTIFICATION_*) variables.
-for (const [name, value] of Object.entries(process.env).filter(([key]) => key.startsWith('COMPANY_')).sort()) {
+// The public pages carry the company profile, read from COMPANY_* variables and TZ_BUSINESS.
+const profileVariable = (key) => key.startsWith('COMPANY_') || key === 'TZ_BUSINESS';
+for (const [name, value] of Object.entries(process.env).filter(([key]) => profileVariable(key)).sort()) {
   hash.update(`${name}=${value}\0`);
 }
 const fingerprint = hash.digest('hex');

@@ -2,11 +2,16 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import path from 'node:path';
+import { createFileSender, createSmtpSender } from './adapters/email/email-sender.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbox.ts';
+import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
+import { createEstimateService } from './modules/estimates/estimate.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSecurity } from './plugins/security.ts';
@@ -39,8 +44,20 @@ export async function buildApp({ config, database, logger, serveClient = true }:
   const auth = createAuthService(createAuthRepository(database.db), config.session);
   registerSessionGuard(app, auth);
 
+  const emailSender = config.email.smtpUrl
+    ? createSmtpSender(config.email.smtpUrl)
+    : createFileSender(path.join(config.dataDir, 'outbox'));
+  const emailOutbox = createEmailOutbox({ db: database.db, sender: emailSender, from: config.email.from, log: app.log });
+  app.addHook('onClose', () => emailOutbox.stop());
+  const estimates = createEstimateService({ db: database.db, outbox: emailOutbox, company: config.company, log: app.log });
+
   await app.register(healthRoutes, { database });
   await app.register(authRoutes, { auth });
+  await app.register(estimateRoutes, {
+    estimates,
+    timeZone: config.businessTimeZone,
+    limitPer15Minutes: config.publicFormLimitPer15Minutes,
+  });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir) : undefined;
   app.setNotFoundHandler((request, reply) => {
@@ -54,11 +71,13 @@ export async function buildApp({ config, database, logger, serveClient = true }:
   });
 
   app.decorate('authService', auth);
+  app.decorate('emailOutbox', emailOutbox);
   return app;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     authService: ReturnType<typeof createAuthService>;
+    emailOutbox: EmailOutbox;
   }
 }

@@ -21,30 +21,25 @@ const envSchema = z
     ADMIN_EMAIL: z.email().optional().or(z.literal('').transform(() => undefined)),
     ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional().or(z.literal('').transform(() => undefined)),
     SEED_DEMO: booleanFlag.default(true),
-    TZ_BUSINESS: z
-      .string()
-      .default('America/New_York')
-      .refine(isKnownTimeZone, 'must be an IANA time zone such as America/New_York'),
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
     SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
     TRUST_PROXY: booleanFlag.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     CLIENT_DIR: z.string().min(1).default('./build/client'),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    EMAIL_FROM: z.string().trim().min(3).optional().or(z.literal('').transform(() => undefined)),
+    /** Submissions of a public form (estimate, booking) allowed per address per 15 minutes. */
+    PUBLIC_FORM_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
   })
   .and(companyEnvSchema)
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither',
     path: ['ADMIN_PASSWORD'],
   });
-
-function isKnownTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export type AppConfig = {
   env: 'development' | 'production' | 'test';
@@ -59,6 +54,8 @@ export type AppConfig = {
   trustProxy: boolean;
   logLevel: string;
   clientDir: string;
+  email: { smtpUrl: string | undefined; from: string };
+  publicFormLimitPer15Minutes: number;
   company: CompanyProfile;
 };
 
@@ -90,6 +87,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     clientDir: path.resolve(env.CLIENT_DIR),
+    email: { smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM ?? `"${env.COMPANY_NAME.replace(/"/g, '')}" <${env.COMPANY_EMAIL}>` },
+    publicFormLimitPer15Minutes: env.PUBLIC_FORM_LIMIT,
     company: companyProfileFrom(env),
   };
 }

@@ -44,6 +44,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     }, 3_600_000);
     purge.unref();
 
+    app.emailOutbox.start();
     const address = await app.listen({ port: config.port, host: config.host });
     const running = app;
     return {

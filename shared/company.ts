@@ -6,6 +6,15 @@ import { z } from 'zod';
  * a fictional Bluffton company. Pure (no Node, no DOM): the server config and the client build both
  * derive the same profile from the same variables.
  */
+function isKnownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const optionalUrl = z.union([z.literal(''), z.url()]).default('');
 const emailList = z
   .string()
@@ -36,6 +45,11 @@ export const companyEnvSchema = z.object({
   COMPANY_INSTAGRAM_URL: optionalUrl,
   COMPANY_GOOGLE_URL: optionalUrl,
   COMPANY_SITE_URL: z.url().default('http://localhost:3000'),
+  /** The company's time zone: "today", "this week", the calendar. */
+  TZ_BUSINESS: z
+    .string()
+    .default('America/New_York')
+    .refine(isKnownTimeZone, 'must be an IANA time zone such as America/New_York'),
   NOTIFICATION_RECIPIENTS: emailList.default(['office@lowcountrycomfort.example', 'dispatch@lowcountrycomfort.example']),
 });
 
@@ -50,6 +64,7 @@ export type CompanyProfile = {
   geo: { latitude: number; longitude: number };
   social: { facebook: string; instagram: string; google: string };
   siteUrl: string;
+  timeZone: string;
   notificationRecipients: string[];
 };
 
@@ -64,6 +79,7 @@ export function companyProfileFrom(env: z.infer<typeof companyEnvSchema>): Compa
     geo: { latitude: env.COMPANY_LATITUDE, longitude: env.COMPANY_LONGITUDE },
     social: { facebook: env.COMPANY_FACEBOOK_URL, instagram: env.COMPANY_INSTAGRAM_URL, google: env.COMPANY_GOOGLE_URL },
     siteUrl: env.COMPANY_SITE_URL.replace(/\/$/, ''),
+    timeZone: env.TZ_BUSINESS,
     notificationRecipients: env.NOTIFICATION_RECIPIENTS,
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorBody } from '#server/errors.ts';
+import { describeProblems } from '#server/validation.ts';
 
 /** The one place that turns errors into answers. 5xx details stay in the log. */
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -15,13 +16,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
         path: issue.instancePath.replace(/^\//, '').replace(/\//g, '.'),
         message: issue.message ?? 'Invalid value',
       }));
-      return reply.status(400).send({
-        error: {
-          code: 'VALIDATION_FAILED',
-          message: fields.map((field) => (field.path ? `${field.path}: ${field.message}` : field.message)).join('; '),
-          details: fields,
-        },
-      } satisfies ErrorBody);
+      return reply
+        .status(400)
+        .send({ error: { code: 'VALIDATION_FAILED', message: describeProblems(fields), details: fields } } satisfies ErrorBody);
     }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status === 413) {

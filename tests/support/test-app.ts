@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '#server/app.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
@@ -9,8 +11,11 @@ import { createTestDatabase } from './test-database.ts';
 
 export type TestContext = { app: FastifyInstance; database: DatabaseHandle; config: AppConfig; close: () => Promise<void> };
 
+/** Files a test's app writes (the e-mail outbox) go to a temporary directory, never ./data. */
+const testDataDir = path.join(os.tmpdir(), `hvac-test-${process.pid}`);
+
 export function testConfig(overrides: Record<string, string> = {}): AppConfig {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...overrides });
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', DATA_DIR: testDataDir, ...overrides });
 }
 
 /** The whole application on a fresh database, driven with inject() (no port). */

@@ -407,3 +407,35 @@ export const adminNotifications = pgTable(
   },
   (table) => [index('admin_notifications_created_at_idx').on(table.createdAt)],
 );
+
+// Outgoing e-mail ---------------------------------------------------------------------------------
+
+/**
+ * The e-mail outbox: a message is stored in the same transaction as the request that causes it and
+ * delivered afterwards, with retries, so a failing mail server never loses or fails the request.
+ */
+export const outboundEmails = pgTable(
+  'outbound_emails',
+  {
+    id: id(),
+    recipients: text('recipients').array().notNull(),
+    replyTo: text('reply_to'),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** What the message is about, e.g. estimate_request + its id. */
+    relatedType: text('related_type'),
+    relatedId: uuid('related_id'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [
+    check('outbound_emails_status_check', sql`${table.status} in ('pending', 'sent', 'failed')`),
+    index('outbound_emails_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
+    index('outbound_emails_related_idx').on(table.relatedType, table.relatedId),
+  ],
+);

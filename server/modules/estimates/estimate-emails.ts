@@ -1,0 +1,69 @@
+import type { CompanyProfile } from '#shared/company.ts';
+import { estimateServiceTypeLabels, estimateTimePreferenceLabels, type EstimateRequest } from '#shared/estimate.ts';
+import { estimateResponseHours } from '#shared/business.ts';
+import type { QueuedEmail } from '#server/modules/email/email-outbox.ts';
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+function formatDate(isoDate: string): string {
+  return new Date(`${isoDate}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** The two messages a new estimate request sends: staff notification and customer confirmation. */
+export function estimateRequestEmails(
+  request: EstimateRequest & { id: string; priority: string },
+  company: CompanyProfile,
+  adminUrl: string,
+): QueuedEmail[] {
+  const service = estimateServiceTypeLabels[request.serviceType];
+  const when = [
+    request.preferredDate ? formatDate(request.preferredDate) : 'No preferred date',
+    request.preferredTime ? estimateTimePreferenceLabels[request.preferredTime] : 'any time',
+  ].join(', ');
+  const details: [string, string][] = [
+    ['Name', request.name],
+    ['Phone', request.phone],
+    ['Email', request.email],
+    ['Address', request.address],
+    ['Service', service],
+    ['Priority', request.priority === 'urgent' ? 'URGENT' : 'Normal'],
+    ['Preferred time', when],
+    ['Description', request.description ?? '(none)'],
+  ];
+  const detailText = details.map(([label, value]) => `${label}: ${value}`).join('\n');
+  const detailHtml = details
+    .map(([label, value]) => `<tr><th align="left" style="padding:4px 12px 4px 0">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`)
+    .join('');
+
+  const notification: QueuedEmail = {
+    recipients: company.notificationRecipients,
+    replyTo: request.email,
+    subject: `${request.priority === 'urgent' ? '[URGENT] ' : ''}New estimate request: ${service} for ${request.name}`,
+    text: `A new estimate request came in from the website.\n\n${detailText}\n\nOpen the leads screen: ${adminUrl}`,
+    html: `<p>A new estimate request came in from the website.</p><table>${detailHtml}</table><p><a href="${escapeHtml(adminUrl)}">Open the leads screen</a></p>`,
+    relatedType: 'estimate_request',
+    relatedId: request.id,
+  };
+
+  const confirmation: QueuedEmail = {
+    recipients: [request.email],
+    replyTo: company.email,
+    subject: `We received your estimate request | ${company.name}`,
+    text:
+      `Hi ${request.name},\n\nThank you for contacting ${company.name}. We received your request for ${service} and will ` +
+      `get back to you within ${estimateResponseHours} hours to confirm the details.\n\n` +
+      `Need help sooner? Call us at ${company.phone}. For emergencies our 24/7 line is ${company.emergencyPhone}.\n\n` +
+      `What you sent us:\n${detailText}\n\n${company.name}\n${company.address.street}, ${company.address.city}, ${company.address.state} ${company.address.zip}`,
+    html:
+      `<p>Hi ${escapeHtml(request.name)},</p><p>Thank you for contacting ${escapeHtml(company.name)}. We received your request for ` +
+      `<strong>${escapeHtml(service)}</strong> and will get back to you within ${estimateResponseHours} hours to confirm the details.</p>` +
+      `<p>Need help sooner? Call us at <a href="tel:${escapeHtml(company.phone.replace(/[^\d+]/g, ''))}">${escapeHtml(company.phone)}</a>. ` +
+      `For emergencies our 24/7 line is ${escapeHtml(company.emergencyPhone)}.</p><table>${detailHtml}</table>` +
+      `<p>${escapeHtml(company.name)}<br>${escapeHtml(company.address.street)}, ${escapeHtml(company.address.city)}, ${escapeHtml(company.address.state)} ${escapeHtml(company.address.zip)}</p>`,
+    relatedType: 'estimate_request',
+    relatedId: request.id,
+  };
+  return [notification, confirmation];
+}
