@@ -5,7 +5,8 @@ import { defineConfig } from '@playwright/test';
 // End-to-end journeys in Debian's Chromium against the built app, started the way the README
 // starts it (`npm start`), on a fresh data directory, or on PostgreSQL when TEST_DATABASE_URL is set.
 const port = Number(process.env.E2E_PORT ?? 3210);
-const dataDir = path.join(os.tmpdir(), `hvac-e2e-${port}`);
+/** The server's data directory: tests read the e-mails it writes to DATA_DIR/outbox. */
+export const e2eDataDir = path.join(os.tmpdir(), `hvac-e2e-${port}`);
 export const e2eAdmin = { email: 'e2e-admin@example.com', password: 'e2e-password-long-enough' };
 
 export default defineConfig({
@@ -27,7 +28,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } }],
   webServer: {
-    command: `rm -rf "${dataDir}" && npm start`,
+    command: `rm -rf "${e2eDataDir}" && npm start`,
     url: `http://127.0.0.1:${port}/readyz`,
     reuseExistingServer: false,
     timeout: 180_000,
@@ -36,12 +37,14 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: e2eDataDir,
       ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
       ADMIN_EMAIL: e2eAdmin.email,
       ADMIN_PASSWORD: e2eAdmin.password,
       SEED_DEMO: 'true',
       LOG_LEVEL: 'warn',
+      // Many journeys submit forms from 127.0.0.1; the per-address limit itself is tested in integration.
+      PUBLIC_FORM_LIMIT: '1000',
     },
   },
 });

@@ -1,8 +1,20 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
-import { e2eAdmin } from '../../playwright.config.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { e2eAdmin, e2eDataDir } from '../../playwright.config.ts';
 
 export { e2eAdmin };
+
+/** The e-mails the server wrote (no SMTP_URL in e2e: .eml files in DATA_DIR/outbox) that mention `text`. */
+export function outboxMailsMentioning(text: string): string[] {
+  const outbox = path.join(e2eDataDir, 'outbox');
+  if (!fs.existsSync(outbox)) return [];
+  return fs
+    .readdirSync(outbox)
+    .map((file) => fs.readFileSync(path.join(outbox, file), 'utf8'))
+    .filter((mail) => mail.includes(text));
+}
 
 export async function signIn(page: Page, credentials = e2eAdmin): Promise<void> {
   await page.goto('/admin/login');

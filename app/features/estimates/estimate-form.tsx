@@ -1,0 +1,238 @@
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
+import { todayIn } from '#shared/dates.ts';
+import { estimateServiceTypes, estimateTimePreferences } from '#shared/enums.ts';
+import {
+  estimateMessages,
+  estimateRequestSchema,
+  estimateServiceTypeLabels,
+  estimateTimePreferenceLabels,
+  type EstimateSubmissionResponse,
+} from '#shared/estimate.ts';
+import { estimateResponseHours } from '#shared/business.ts';
+import { ApiError, apiFetch } from '#client/lib/api.ts';
+import { company } from '#client/lib/company.ts';
+
+/** Spec 000 section 9: the success panel resets after 8000 ms. */
+export const successPanelMs = 8000;
+
+type FieldName = 'name' | 'email' | 'phone' | 'address' | 'serviceType' | 'preferredDate' | 'preferredTime' | 'description';
+type FieldErrors = Partial<Record<FieldName, string>>;
+
+/** Today in the company's time zone; undefined while prerendering (the page is built ahead of time). */
+function useCompanyToday(): string | undefined {
+  return useSyncExternalStore(
+    () => () => undefined,
+    () => todayIn(company.timeZone),
+    () => undefined,
+  );
+}
+
+function newIdempotencyKey(): string {
+  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+const inputClass =
+  'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:bg-slate-100 aria-[invalid=true]:border-red-600';
+
+function FormField({ id, label, isRequired, error, children }: { id: string; label: string; isRequired?: boolean; error?: string; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+        {isRequired ? (
+          <span aria-hidden="true" className="text-red-700">
+            {' '}
+            *
+          </span>
+        ) : null}
+      </label>
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The free-estimate form (spec 000 sections 2, 4, 5, 8): validated with the shared schema before
+ * sending (the server validates again), disabled with 'Submitting...' while sending, a thank-you
+ * panel that returns to an empty form after 8 seconds or on 'Submit Another Request', and the
+ * spec's error above the form. A double click or a retry sends the same idempotency key, so the
+ * request is stored once.
+ */
+export function EstimateForm({ submitLabel = 'Get My Free Estimate', heading }: { submitLabel?: string; heading: string }) {
+  const idPrefix = useId();
+  const fieldId = (name: FieldName) => `${idPrefix}-${name}`;
+  const today = useCompanyToday();
+  const formRef = useRef<HTMLFormElement>(null);
+  const successHeadingRef = useRef<HTMLHeadingElement>(null);
+  const idempotencyKey = useRef<string | undefined>(undefined);
+  const [status, setStatus] = useState<'idle' | 'submitting' | 'success'>('idle');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string>();
+  const [hasReturnedFromSuccess, setHasReturnedFromSuccess] = useState(false);
+
+  useEffect(() => {
+    if (status !== 'success') return;
+    successHeadingRef.current?.focus();
+    const timer = window.setTimeout(() => {
+      setStatus('idle');
+      setHasReturnedFromSuccess(true);
+    }, successPanelMs);
+    return () => window.clearTimeout(timer);
+  }, [status]);
+
+  useEffect(() => {
+    if (status === 'idle' && hasReturnedFromSuccess) formRef.current?.querySelector<HTMLInputElement>('input')?.focus();
+  }, [status, hasReturnedFromSuccess]);
+
+  function clearError(name: FieldName) {
+    setErrors((current) => (current[name] ? { ...current, [name]: undefined } : current));
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (status === 'submitting') return;
+    setFormError(undefined);
+    const values = Object.fromEntries(new FormData(event.currentTarget).entries());
+    const parsed = estimateRequestSchema(todayIn(company.timeZone)).safeParse(values);
+    if (!parsed.success) {
+      const found: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const name = issue.path[0] as FieldName;
+        found[name] ??= issue.message;
+      }
+      setErrors(found);
+      const firstInvalid = Object.keys(found)[0] as FieldName | undefined;
+      if (firstInvalid) document.getElementById(fieldId(firstInvalid))?.focus();
+      return;
+    }
+    setErrors({});
+    idempotencyKey.current ??= newIdempotencyKey();
+    setStatus('submitting');
+    try {
+      await apiFetch<EstimateSubmissionResponse>('/api/public/estimate-requests', {
+        method: 'POST',
+        body: values,
+        headers: { 'idempotency-key': idempotencyKey.current },
+      });
+      formRef.current?.reset();
+      idempotencyKey.current = undefined;
+      setStatus('success');
+    } catch (error) {
+      const message = error instanceof ApiError && error.code !== 'NETWORK' ? error.message : 'the connection to our server failed';
+      setFormError(estimateMessages.submitFailed(message.replace(/\.$/, ''), company.phone));
+      setStatus('idle');
+    }
+  }
+
+  if (status === 'success') {
+    return (
+      <div className="rounded-lg border border-green-200 bg-green-50 p-8 text-center" role="status">
+        <h2 ref={successHeadingRef} tabIndex={-1} className="text-2xl font-bold text-green-900 focus:outline-none">
+          Thank You!
+        </h2>
+        <p className="mt-3 text-green-900">
+          We received your request and will contact you within {estimateResponseHours} hours. A confirmation is on its way to your
+          inbox.
+        </p>
+        <p className="mt-2 text-green-900">
+          Need help right away? Call <a className="font-semibold underline" href={`tel:${company.phone.replace(/[^\d+]/g, '')}`}>{company.phone}</a>.
+        </p>
+        <button
+          type="button"
+          onClick={() => {
+            setStatus('idle');
+            setHasReturnedFromSuccess(true);
+          }}
+          className="mt-6 rounded-md bg-brand-700 px-5 py-2 font-semibold text-white hover:bg-brand-800"
+        >
+          Submit Another Request
+        </button>
+      </div>
+    );
+  }
+
+  const isSubmitting = status === 'submitting';
+  const describedBy = (name: FieldName) => (errors[name] ? `${fieldId(name)}-error` : undefined);
+  return (
+    <div>
+      <h2 className="text-2xl font-bold text-slate-900">{heading}</h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Fields marked <span aria-hidden="true" className="text-red-700">*</span>
+        <span className="sr-only">with an asterisk</span> are required.
+      </p>
+      <div aria-live="assertive">
+        {formError ? (
+          <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
+            {formError}
+          </p>
+        ) : null}
+      </div>
+      <form ref={formRef} noValidate onSubmit={onSubmit} className="mt-4">
+        <fieldset disabled={isSubmitting} className="grid gap-4 sm:grid-cols-2">
+          <legend className="sr-only">{heading}</legend>
+          <FormField id={fieldId('name')} label="Full Name" isRequired error={errors.name}>
+            <input id={fieldId('name')} name="name" autoComplete="name" required aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy('name')} onChange={() => clearError('name')} className={inputClass} />
+          </FormField>
+          <FormField id={fieldId('email')} label="Email" isRequired error={errors.email}>
+            <input id={fieldId('email')} name="email" type="email" autoComplete="email" required aria-invalid={errors.email ? true : undefined} aria-describedby={describedBy('email')} onChange={() => clearError('email')} className={inputClass} />
+          </FormField>
+          <FormField id={fieldId('phone')} label="Phone" isRequired error={errors.phone}>
+            <input id={fieldId('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" required aria-invalid={errors.phone ? true : undefined} aria-describedby={describedBy('phone')} onChange={() => clearError('phone')} className={inputClass} />
+          </FormField>
+          <FormField id={fieldId('serviceType')} label="Service Type" isRequired error={errors.serviceType}>
+            <select id={fieldId('serviceType')} name="serviceType" required defaultValue="" aria-invalid={errors.serviceType ? true : undefined} aria-describedby={describedBy('serviceType')} onChange={() => clearError('serviceType')} className={inputClass}>
+              <option value="" disabled>
+                Select a service
+              </option>
+              {estimateServiceTypes.map((type) => (
+                <option key={type} value={type}>
+                  {estimateServiceTypeLabels[type]}
+                </option>
+              ))}
+            </select>
+          </FormField>
+          <div className="sm:col-span-2">
+            <FormField id={fieldId('address')} label="Service Address" isRequired error={errors.address}>
+              <input id={fieldId('address')} name="address" autoComplete="street-address" required placeholder="Street, city, ZIP" aria-invalid={errors.address ? true : undefined} aria-describedby={describedBy('address')} onChange={() => clearError('address')} className={inputClass} />
+            </FormField>
+          </div>
+          <FormField id={fieldId('preferredDate')} label="Preferred Date" error={errors.preferredDate}>
+            <input id={fieldId('preferredDate')} name="preferredDate" type="date" min={today} aria-invalid={errors.preferredDate ? true : undefined} aria-describedby={describedBy('preferredDate')} onChange={() => clearError('preferredDate')} className={inputClass} />
+          </FormField>
+          <FormField id={fieldId('preferredTime')} label="Preferred Time" error={errors.preferredTime}>
+            <select id={fieldId('preferredTime')} name="preferredTime" defaultValue="" onChange={() => clearError('preferredTime')} className={inputClass}>
+              <option value="">No preference</option>
+              {estimateTimePreferences.map((time) => (
+                <option key={time} value={time}>
+                  {estimateTimePreferenceLabels[time]}
+                </option>
+              ))}
+            </select>
+          </FormField>
+          <div className="sm:col-span-2">
+            <FormField id={fieldId('description')} label="Tell us about your project" error={errors.description}>
+              <textarea id={fieldId('description')} name="description" rows={4} aria-invalid={errors.description ? true : undefined} aria-describedby={describedBy('description')} onChange={() => clearError('description')} className={inputClass} />
+            </FormField>
+          </div>
+          {/* Honeypot: invisible to people and screen readers; bots fill it in. */}
+          <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+            <label>
+              Website
+              <input name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+            </label>
+          </div>
+          <div className="sm:col-span-2">
+            <button type="submit" className="w-full rounded-md bg-accent-700 px-6 py-3 text-lg font-semibold text-white hover:bg-accent-800 disabled:opacity-70 sm:w-auto">
+              {isSubmitting ? 'Submitting...' : submitLabel}
+            </button>
+          </div>
+        </fieldset>
+      </form>
+    </div>
+  );
+}
