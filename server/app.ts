@@ -13,6 +13,7 @@ import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbo
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { siteRoutes } from './modules/site/site.routes.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSessionGuard } from './plugins/session.ts';
@@ -52,6 +53,7 @@ export async function buildApp({ config, database, logger, serveClient = true }:
   const estimates = createEstimateService({ db: database.db, outbox: emailOutbox, company: config.company, log: app.log });
 
   await app.register(healthRoutes, { database });
+  await app.register(siteRoutes, { company: config.company });
   await app.register(authRoutes, { auth });
   await app.register(estimateRoutes, {
     estimates,
