@@ -18,7 +18,8 @@ export const personNameSchema = z.string().trim().min(1, contactMessages.nameReq
 export const phoneSchema = z
   .string()
   .trim()
-  .min(1, contactMessages.phoneRequired)
+  // abort: an empty field is 'required', not also 'invalid'.
+  .min(1, { error: contactMessages.phoneRequired, abort: true })
   .max(30, contactMessages.phoneInvalid)
   .regex(usPhonePattern, contactMessages.phoneInvalid);
 export const requiredEmailSchema = z

@@ -42,7 +42,7 @@ export function estimateRequestSchema(today: string) {
         emptyToNull,
         z
           .string()
-          .refine(isValidIsoDate, 'Please enter a valid date')
+          .refine(isValidIsoDate, { error: 'Please enter a valid date', abort: true })
           .refine((date) => date >= today, contactMessages.dateInPast)
           .nullable(),
       )
