@@ -60,7 +60,7 @@ export const coupons: readonly Coupon[] = [
     code: 'PLAN25',
     terms: [
       'New plan members only; one discounted plan per system.',
-      'Applies to the first year; the plan renews at the regular yearly price, and you can cancel before renewal.',
+      'Applies to the first year; renewals are at the regular yearly price.',
       'All plan benefits, including the repair discount, apply from the first day.',
     ],
     expiry: 'Ongoing offer for new members; if it ends, we will say so here at least 30 days beforehand.',

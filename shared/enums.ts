@@ -47,19 +47,7 @@ export type LeadSource = (typeof leadSources)[number];
 
 export const leadWorkflowStages = ['converted_to_work_order'] as const;
 
-export const chatIntents = [
-  'emergency',
-  'schedule_service',
-  'pricing_inquiry',
-  'repair_needed',
-  'maintenance_inquiry',
-  'business_hours',
-  'general_inquiry',
-  'error',
-] as const;
 
-export const urgencies = ['low', 'medium', 'high'] as const;
-export type Urgency = (typeof urgencies)[number];
 
 export const aiLeadStatuses = ['new', 'converted'] as const;
 

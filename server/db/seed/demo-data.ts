@@ -19,17 +19,16 @@ import {
   leadSources,
   leadStatuses,
   workOrderStatuses,
-  type chatIntents,
   type refrigerantTypes,
   type tonnages,
   type EstimateServiceType,
   type LeadSource,
   type LeadStatus,
-  type Urgency,
   type WorkOrderPriority,
   type WorkOrderServiceType,
   type WorkOrderStatus,
 } from '#shared/enums.ts';
+import type { ChatIntent, ChatUrgency } from '#shared/chat.ts';
 import { estimatePriority } from '#shared/estimates.ts';
 
 /**
@@ -603,10 +602,10 @@ const ESTIMATE_DESCRIPTIONS: Record<EstimateServiceType, readonly string[]> = {
   ],
 };
 
-type ChatExchange = { user: string; ai: string; intent: (typeof chatIntents)[number] };
+type ChatExchange = { user: string; ai: string; intent: ChatIntent };
 type ChatScript = {
   exchanges: readonly ChatExchange[];
-  lead?: { urgency: Urgency; serviceType: WorkOrderServiceType; notes: string };
+  lead?: { urgency: ChatUrgency; serviceType: WorkOrderServiceType; notes: string };
 };
 
 const CHAT_SCRIPTS: Weighted<ChatScript> = [
