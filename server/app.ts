@@ -3,12 +3,15 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import path from 'node:path';
+import { createChatResponder } from './adapters/chat/index.ts';
 import { createFileSender, createSmtpSender } from './adapters/email/email-sender.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { chatRoutes } from './modules/chat/chat.routes.ts';
+import { createChatService } from './modules/chat/chat.service.ts';
 import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbox.ts';
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
@@ -51,6 +54,13 @@ export async function buildApp({ config, database, logger, serveClient = true }:
   const emailOutbox = createEmailOutbox({ db: database.db, sender: emailSender, from: config.email.from, log: app.log });
   app.addHook('onClose', () => emailOutbox.stop());
   const estimates = createEstimateService({ db: database.db, outbox: emailOutbox, company: config.company, log: app.log });
+  const chat = createChatService({
+    db: database.db,
+    ...createChatResponder(config, app.log),
+    company: config.company,
+    timeZone: config.businessTimeZone,
+    log: app.log,
+  });
 
   await app.register(healthRoutes, { database });
   await app.register(siteRoutes, { company: config.company });
@@ -59,6 +69,12 @@ export async function buildApp({ config, database, logger, serveClient = true }:
     estimates,
     timeZone: config.businessTimeZone,
     limitPer15Minutes: config.publicFormLimitPer15Minutes,
+  });
+  await app.register(chatRoutes, {
+    chat,
+    timeZone: config.businessTimeZone,
+    messageLimitPerMinute: config.chat.messageLimitPerMinute,
+    bookingLimitPer15Minutes: config.publicFormLimitPer15Minutes,
   });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir) : undefined;

@@ -32,10 +32,21 @@ const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     EMAIL_FROM: z.string().trim().min(3).optional().or(z.literal('').transform(() => undefined)),
+    CHAT_WEBHOOK_URL: z.url().optional().or(z.literal('').transform(() => undefined)),
+    CHAT_API_URL: z.url().optional().or(z.literal('').transform(() => undefined)),
+    CHAT_API_KEY: z.string().optional().or(z.literal('').transform(() => undefined)),
+    CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    CHAT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+    /** Chat messages allowed per address per minute. */
+    CHAT_MESSAGE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Submissions of a public form (estimate, booking) allowed per address per 15 minutes. */
     PUBLIC_FORM_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
   })
   .and(companyEnvSchema)
+  .refine((env) => Boolean(env.CHAT_API_URL) === Boolean(env.CHAT_API_KEY), {
+    message: 'CHAT_API_URL and CHAT_API_KEY go together: set both or neither',
+    path: ['CHAT_API_KEY'],
+  })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither',
     path: ['ADMIN_PASSWORD'],
@@ -56,6 +67,12 @@ export type AppConfig = {
   clientDir: string;
   email: { smtpUrl: string | undefined; from: string };
   publicFormLimitPer15Minutes: number;
+  chat: {
+    webhookUrl: string | undefined;
+    model: { url: string; key: string; name: string } | undefined;
+    timeoutMs: number;
+    messageLimitPerMinute: number;
+  };
   company: CompanyProfile;
 };
 
@@ -89,6 +106,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     clientDir: path.resolve(env.CLIENT_DIR),
     email: { smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM ?? `"${env.COMPANY_NAME.replace(/"/g, '')}" <${env.COMPANY_EMAIL}>` },
     publicFormLimitPer15Minutes: env.PUBLIC_FORM_LIMIT,
+    chat: {
+      webhookUrl: env.CHAT_WEBHOOK_URL,
+      model: env.CHAT_API_URL && env.CHAT_API_KEY ? { url: env.CHAT_API_URL.replace(/\/$/, ''), key: env.CHAT_API_KEY, name: env.CHAT_MODEL } : undefined,
+      timeoutMs: env.CHAT_TIMEOUT_MS,
+      messageLimitPerMinute: env.CHAT_MESSAGE_LIMIT,
+    },
     company: companyProfileFrom(env),
   };
 }

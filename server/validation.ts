@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError } from './errors.ts';
 
 export type FieldProblem = { path: string; message: string };
@@ -24,3 +24,9 @@ export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, value: un
   }
   return result.data;
 }
+
+/** The Idempotency-Key header of public submissions: a repeat returns the first result. */
+export const idempotencyKeySchema = z
+  .string()
+  .regex(/^[\w-]{8,128}$/, 'Idempotency-Key must be 8 to 128 letters, digits, dashes or underscores')
+  .optional();

@@ -168,6 +168,9 @@ export const customers = pgTable(
       .on(table.createdAt)
       .where(sql`${table.latitude} is null`),
     index('customers_property_idx').on(table.address, table.city, table.state),
+    // The chat finds a returning customer by phone (last 10 digits, however it was typed) or e-mail.
+    index('customers_phone_digits_idx').on(sql`right(regexp_replace(${table.phone}, '[^0-9]', '', 'g'), 10)`),
+    index('customers_email_lower_idx').on(sql`lower(${table.email})`),
   ],
 );
 

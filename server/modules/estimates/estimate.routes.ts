@@ -1,14 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { todayIn } from '#shared/dates.ts';
 import { estimateRequestSchema } from '#shared/estimate.ts';
-import { parseOrThrow } from '#server/validation.ts';
+import { idempotencyKeySchema, parseOrThrow } from '#server/validation.ts';
 import type { EstimateService } from './estimate.service.ts';
 
-const idempotencyKeySchema = z
-  .string()
-  .regex(/^[\w-]{8,128}$/, 'Idempotency-Key must be 8 to 128 letters, digits, dashes or underscores')
-  .optional();
 
 export async function estimateRoutes(
   app: FastifyInstance,

@@ -1,0 +1,2 @@
+CREATE INDEX "customers_phone_digits_idx" ON "customers" USING btree (right(regexp_replace("phone", '[^0-9]', '', 'g'), 10));--> statement-breakpoint
+CREATE INDEX "customers_email_lower_idx" ON "customers" USING btree (lower("email"));

@@ -1,0 +1,78 @@
+import { desc, eq, or, sql } from 'drizzle-orm';
+import type { Database } from '#server/db/client.ts';
+import { adminNotifications, aiConversations, aiLeads, customers, workOrders } from '#server/db/schema/index.ts';
+import type { ChatTurn } from '#server/adapters/chat/chat-responder.ts';
+
+/** The last 10 digits of a phone number, however it was typed (the lookup index uses the same). */
+const phoneDigits = sql`right(regexp_replace(${customers.phone}, '[^0-9]', '', 'g'), 10)`;
+
+export function createChatRepository(db: Database) {
+  return {
+    async insertConversation(executor: Database, values: typeof aiConversations.$inferInsert): Promise<void> {
+      await executor.insert(aiConversations).values(values);
+    },
+
+    /** The conversation so far (last `limit` exchanges), oldest first, for the model's context. */
+    async recentTurns(sessionId: string, limit = 5): Promise<ChatTurn[]> {
+      const rows = await db
+        .select({ userMessage: aiConversations.userMessage, aiResponse: aiConversations.aiResponse })
+        .from(aiConversations)
+        .where(eq(aiConversations.conversationId, sessionId))
+        .orderBy(desc(aiConversations.createdAt))
+        .limit(limit);
+      return rows.reverse().flatMap((row) => [
+        { role: 'user' as const, content: row.userMessage },
+        { role: 'assistant' as const, content: row.aiResponse },
+      ]);
+    },
+
+    async findCustomerByContact(executor: Database, contact: { phone: string; email: string | null }) {
+      const digits = contact.phone.replace(/\D/g, '').slice(-10);
+      const rows = await executor
+        .select({ id: customers.id, name: customers.name })
+        .from(customers)
+        .where(
+          contact.email
+            ? or(sql`${phoneDigits} = ${digits}`, sql`lower(${customers.email}) = ${contact.email.toLowerCase()}`)
+            : sql`${phoneDigits} = ${digits}`,
+        )
+        .orderBy(customers.createdAt)
+        .limit(1);
+      return rows[0];
+    },
+
+    async insertCustomer(executor: Database, values: typeof customers.$inferInsert) {
+      const rows = await executor.insert(customers).values(values).returning({ id: customers.id, name: customers.name });
+      return rows[0]!;
+    },
+
+    async insertWorkOrder(executor: Database, values: typeof workOrders.$inferInsert) {
+      const rows = await executor
+        .insert(workOrders)
+        .values(values)
+        .returning({ id: workOrders.id, workOrderNumber: workOrders.workOrderNumber });
+      return rows[0]!;
+    },
+
+    async insertLead(executor: Database, values: typeof aiLeads.$inferInsert): Promise<void> {
+      await executor.insert(aiLeads).values(values);
+    },
+
+    async insertNotification(executor: Database, values: typeof adminNotifications.$inferInsert): Promise<void> {
+      await executor.insert(adminNotifications).values(values);
+    },
+
+    /** The booking a retried submission already made, if any. */
+    async findBookingByKey(idempotencyKey: string) {
+      const rows = await db
+        .select({ workOrderNumber: workOrders.workOrderNumber, customerId: customers.id, customerName: customers.name })
+        .from(workOrders)
+        .innerJoin(customers, eq(customers.id, workOrders.customerId))
+        .where(eq(workOrders.idempotencyKey, idempotencyKey))
+        .limit(1);
+      return rows[0];
+    },
+  };
+}
+
+export type ChatRepository = ReturnType<typeof createChatRepository>;

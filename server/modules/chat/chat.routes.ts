@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { chatBookingSchema, chatReplySchema, chatRequestSchema } from '#shared/chat.ts';
+import { todayIn } from '#shared/dates.ts';
+import { idempotencyKeySchema, parseOrThrow } from '#server/validation.ts';
+import type { ChatService } from './chat.service.ts';
+
+export async function chatRoutes(
+  app: FastifyInstance,
+  options: { chat: ChatService; timeZone: string; messageLimitPerMinute: number; bookingLimitPer15Minutes: number },
+): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.post(
+    '/api/public/chat/messages',
+    {
+      schema: { body: chatRequestSchema, response: { 200: chatReplySchema } },
+      bodyLimit: 8 * 1024,
+      config: { rateLimit: { max: options.messageLimitPerMinute, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return options.chat.reply(request.body);
+    },
+  );
+
+  routes.post(
+    '/api/public/chat/bookings',
+    {
+      bodyLimit: 8 * 1024,
+      config: { rateLimit: { max: options.bookingLimitPer15Minutes, timeWindow: '15 minutes' } },
+    },
+    async (request, reply) => {
+      const input = parseOrThrow(chatBookingSchema(todayIn(options.timeZone)), request.body);
+      const idempotencyKey = parseOrThrow(idempotencyKeySchema, request.headers['idempotency-key']);
+      const { isReplay, ...booking } = await options.chat.book(input, idempotencyKey);
+      return reply.status(isReplay ? 200 : 201).header('cache-control', 'no-store').send(booking);
+    },
+  );
+}

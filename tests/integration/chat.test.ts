@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatMessages } from '#shared/chat.ts';
+import { todayIn } from '#shared/dates.ts';
+import { createTestApp, type TestContext } from '#tests/support/test-app.ts';
+
+let context: TestContext;
+let nextAddress = 10;
+const freshAddress = () => `127.0.3.${(nextAddress += 1)}`;
+const phone = '(843) 555-0142';
+
+function send(message: string, sessionId = 'session-rules-001', options: { address?: string; customer?: { id: string; name: string } } = {}) {
+  return context.app.inject({
+    method: 'POST',
+    url: '/api/public/chat/messages',
+    payload: { message, sessionId, ...(options.customer ? { customer: options.customer } : {}) },
+    remoteAddress: options.address ?? freshAddress(),
+  });
+}
+
+function book(body: Record<string, unknown>, key?: string) {
+  return context.app.inject({
+    method: 'POST',
+    url: '/api/public/chat/bookings',
+    payload: { sessionId: 'session-booking-001', ...body },
+    headers: key ? { 'idempotency-key': key } : {},
+    remoteAddress: freshAddress(),
+  });
+}
+
+const count = async (table: string) => (await context.database.query<{ count: number }>(`select count(*)::int as count from ${table}`))[0]!.count;
+
+beforeAll(async () => {
+  context = await createTestApp({ env: { CHAT_MESSAGE_LIMIT: '5', PUBLIC_FORM_LIMIT: '100' } });
+});
+afterAll(() => context.close());
+
+describe('the built-in assistant', () => {
+  it('answers the hours from the company profile and stores the exchange with its intent', async () => {
+    const response = await send('What are your hours?', 'session-hours-0001');
+    expect(response.statusCode).toBe(200);
+    const reply = response.json();
+    expect(reply).toMatchObject({ intent: 'business_hours', category: 'hours', action: 'none' });
+    expect(reply.message).toContain('Mon-Fri 8AM-6PM');
+    expect(reply.message).toContain('Sat 9AM-4PM');
+    const [stored] = await context.database.query<{ user_message: string; ai_response: string; intent: string }>(
+      `select user_message, ai_response, intent from ai_conversations where conversation_id = 'session-hours-0001'`,
+    );
+    expect(stored).toEqual({ user_message: 'What are your hours?', ai_response: reply.message, intent: 'business_hours' });
+  });
+
+  it('opens the booking form for a repair, with first-aid tips', async () => {
+    const reply = (await send("My AC isn't cooling")).json();
+    expect(reply).toMatchObject({ intent: 'repair_needed', action: 'show_form' });
+    expect(reply.message).toMatch(/thermostat/i);
+    expect(reply.message).toMatch(/filter/i);
+    expect(reply.message).toMatch(/breaker/i);
+  });
+
+  it('asks for the emergency line for emergencies, and answers prices and plans from the facts', async () => {
+    const emergency = (await send('I need emergency service')).json();
+    expect(emergency).toMatchObject({ intent: 'emergency', urgency: 'high', action: 'show_form' });
+    expect(emergency.message).toContain('(843) 555-0199');
+    const pricing = (await send('How much does a service call cost?')).json();
+    expect(pricing.message).toContain('$89');
+    expect(pricing.message).toContain('Essential $150/year');
+  });
+
+  it('puts the safety script above everything for gas, carbon monoxide and burning smells', async () => {
+    for (const [message, pattern] of [
+      ['I smell gas in the kitchen, can you book a tune-up?', /leave the house now.*911/s],
+      ['my carbon monoxide alarm keeps going off', /fresh air now and call 911/],
+      ['burning smell from the vents when the heat runs', /call 911/],
+    ] as const) {
+      const reply = (await send(message)).json();
+      expect(reply, message).toMatchObject({ category: 'safety', urgency: 'emergency', action: 'call_now', intent: 'emergency' });
+      expect(reply.message, message).toMatch(pattern);
+    }
+  });
+
+  it('refuses empty, whitespace-only and oversized messages', async () => {
+    expect((await send('   ')).statusCode).toBe(400);
+    expect((await send('x'.repeat(1001))).statusCode).toBe(400);
+    expect((await send('hello', 'bad id!')).statusCode).toBe(400);
+  });
+
+  it('limits messages per address', async () => {
+    const address = freshAddress();
+    for (let index = 0; index < 5; index += 1) expect((await send('hello', 'session-flood-01', { address })).statusCode).toBe(200);
+    expect((await send('hello', 'session-flood-01', { address })).statusCode).toBe(429);
+  });
+});
+
+describe('booking from the chat', () => {
+  const booking = {
+    name: 'Morgan Ellis',
+    phone: '843.555.0188',
+    email: 'morgan.ellis@example.com',
+    address: '9 Lighthouse Ln, Hilton Head Island, SC 29928',
+    serviceType: 'repair',
+    description: 'Outside unit is broken and making a grinding noise',
+    preferredDate: '',
+  };
+
+  it('creates the customer, work order, lead, conversation and notification together, and replies with the number', async () => {
+    const response = await book(booking, 'booking-key-000001');
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body.workOrderNumber).toMatch(/^WO-\d+$/);
+    expect(body.message).toBe(chatMessages.bookingSuccess(body.workOrderNumber, phone));
+
+    const [customer] = await context.database.query<Record<string, unknown>>(`select * from customers where id = $1`, [body.customer.id]);
+    expect(customer).toMatchObject({ name: 'Morgan Ellis', city: 'Hilton Head Island', state: 'SC', zip: '29928', type: 'residential' });
+    const [workOrder] = await context.database.query<Record<string, unknown>>(
+      `select status, priority, time_preference, service_type, service_date::text as service_date, customer_id from work_orders where work_order_number = $1`,
+      [body.workOrderNumber],
+    );
+    // "broken" is high urgency: priority high, service tomorrow (company calendar).
+    const tomorrow = new Date(`${todayIn('America/New_York')}T12:00:00Z`);
+    tomorrow.setUTCDate(tomorrow.getUTCDate() + 1);
+    expect(workOrder).toMatchObject({
+      status: 'pending',
+      priority: 'high',
+      time_preference: 'anytime',
+      service_type: 'repair',
+      service_date: tomorrow.toISOString().slice(0, 10),
+      customer_id: body.customer.id,
+    });
+    const [lead] = await context.database.query<Record<string, unknown>>(`select * from ai_leads where customer_id = $1`, [body.customer.id]);
+    expect(lead).toMatchObject({ lead_score: 8, urgency: 'high', source: 'ai_chat', status: 'converted', conversation_id: 'session-booking-001' });
+    const [notification] = await context.database.query<{ type: string; data: Record<string, unknown> }>(
+      `select type, data from admin_notifications where data->>'work_order_number' = $1`,
+      [body.workOrderNumber],
+    );
+    expect(notification).toMatchObject({ type: 'new_ai_lead', data: { source: 'ai_chat', urgency: 'high', service_type: 'repair' } });
+    const conversation = await context.database.query(`select 1 from ai_conversations where customer_id = $1 and intent = 'schedule_service'`, [
+      body.customer.id,
+    ]);
+    expect(conversation).toHaveLength(1);
+  });
+
+  it('the same submission sent twice books once', async () => {
+    const before = await count('work_orders');
+    const first = await book({ ...booking, name: 'Twice Clicked', phone: '843-555-0191', email: '' }, 'booking-key-000002');
+    const second = await book({ ...booking, name: 'Twice Clicked', phone: '843-555-0191', email: '' }, 'booking-key-000002');
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual(first.json());
+    expect(await count('work_orders')).toBe(before + 1);
+  });
+
+  it('finds a returning customer by phone however it is typed, or by e-mail', async () => {
+    const customersBefore = await count('customers');
+    const byPhone = await book({ ...booking, name: 'Morgan E.', phone: '+1 (843) 555-0188', email: '' }, 'booking-key-000003');
+    const byEmail = await book({ ...booking, phone: '843-555-0999', email: 'MORGAN.ELLIS@example.com' }, 'booking-key-000004');
+    expect(await count('customers')).toBe(customersBefore);
+    expect(byPhone.json().customer.name).toBe('Morgan Ellis');
+    expect(byEmail.json().customer.id).toBe(byPhone.json().customer.id);
+  });
+
+  it('uses the preferred date when one is given, and low urgency gives low priority a week out when none is', async () => {
+    const today = todayIn('America/New_York');
+    const withDate = await book({ ...booking, phone: '843-555-0111', email: '', description: 'Annual check', serviceType: 'maintenance', preferredDate: today }, 'booking-key-000005');
+    const [dated] = await context.database.query<{ service_date: string; priority: string }>(
+      `select service_date::text as service_date, priority from work_orders where work_order_number = $1`,
+      [withDate.json().workOrderNumber],
+    );
+    expect(dated).toEqual({ service_date: today, priority: 'low' });
+  });
+
+  it('answers 400 with the spec messages and books nothing for bad input', async () => {
+    const before = await count('work_orders');
+    const response = await book({ name: '', phone: '12', email: 'x@', address: '', serviceType: '' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.details).toEqual(
+      expect.arrayContaining([
+        { path: 'name', message: 'Name is required' },
+        { path: 'phone', message: 'Please enter a valid phone number' },
+        { path: 'email', message: 'Please enter a valid email address' },
+        { path: 'address', message: 'Address is required' },
+        { path: 'serviceType', message: 'Service type is required' },
+      ]),
+    );
+    expect(await count('work_orders')).toBe(before);
+  });
+
+  it('when any step fails, nothing is saved and the reply is the spec message', async () => {
+    const tables = ['customers', 'work_orders', 'ai_leads', 'ai_conversations', 'admin_notifications'];
+    const before = await Promise.all(tables.map(count));
+    // The last step of the transaction fails (a database that refuses the notification row).
+    await context.database.query(`
+      create or replace function refuse_notifications() returns trigger language plpgsql as $$
+      begin raise exception 'notifications are unavailable'; end $$`);
+    await context.database.query(
+      'create trigger refuse_notifications before insert on admin_notifications for each row execute function refuse_notifications()',
+    );
+    try {
+      const response = await book({ ...booking, name: 'Unlucky Person', phone: '843-555-0177', email: 'unlucky@example.com' }, 'booking-key-000006');
+      expect(response.statusCode).toBe(500);
+      expect(response.json().error.message).toBe(chatMessages.bookingFailure(phone));
+    } finally {
+      await context.database.query('drop trigger refuse_notifications on admin_notifications');
+      await context.database.query('drop function refuse_notifications()');
+    }
+    expect(await Promise.all(tables.map(count))).toEqual(before);
+  });
+});
