@@ -204,3 +204,21 @@ describe('booking from the chat', () => {
     expect(await Promise.all(tables.map(count))).toEqual(before);
   });
 });
+
+describe('the remembered customer', () => {
+  it('links later messages of the session to the customer who booked, whatever id the browser sends', async () => {
+    const booked = await book(
+      { name: 'Quinn Later', phone: '843-555-0133', email: '', address: '12 Boundary St, Beaufort', serviceType: 'inspection', sessionId: 'session-linked-001' },
+      'booking-key-000009',
+    );
+    const customerId = booked.json().customer.id;
+    const reply = await send('Thanks! What should I do before the visit?', 'session-linked-001', {
+      customer: { id: '00000000-0000-4000-8000-000000000000', name: 'Quinn Later' },
+    });
+    expect(reply.statusCode).toBe(200);
+    const rows = await context.database.query<{ customer_id: string }>(
+      `select customer_id from ai_conversations where conversation_id = 'session-linked-001' order by created_at`,
+    );
+    expect(rows.map((row) => row.customer_id)).toEqual([customerId, customerId]);
+  });
+});

@@ -1,4 +1,4 @@
-import { desc, eq, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
 import { adminNotifications, aiConversations, aiLeads, customers, workOrders } from '#server/db/schema/index.ts';
 import type { ChatTurn } from '#server/adapters/chat/chat-responder.ts';
@@ -10,6 +10,16 @@ export function createChatRepository(db: Database) {
   return {
     async insertConversation(executor: Database, values: typeof aiConversations.$inferInsert): Promise<void> {
       await executor.insert(aiConversations).values(values);
+    },
+
+    /** The customer this chat session booked as, if it did (the server's record, not the browser's word). */
+    async customerForSession(sessionId: string): Promise<string | undefined> {
+      const rows = await db
+        .select({ customerId: aiConversations.customerId })
+        .from(aiConversations)
+        .where(and(eq(aiConversations.conversationId, sessionId), isNotNull(aiConversations.customerId)))
+        .limit(1);
+      return rows[0]?.customerId ?? undefined;
     },
 
     /** The conversation so far (last `limit` exchanges), oldest first, for the model's context. */

@@ -62,7 +62,7 @@ export function createChatService(options: {
           });
       await repository.insertConversation(db, {
         conversationId: request.sessionId,
-        customerId: request.customer?.id,
+        customerId: await repository.customerForSession(request.sessionId),
         userMessage: request.message.trim(),
         aiResponse: reply.message,
         intent: reply.intent,
