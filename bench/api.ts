@@ -89,6 +89,37 @@ const endpoints: Endpoint[] = [
   },
 ];
 
+/** Public endpoints visitors POST to: measured over HTTP only (each writes rows; no driver ceiling). */
+type PublicPost = {
+  name: string;
+  path: string;
+  body: Record<string, unknown>;
+  /** For endpoints that create records: a fixed number of requests, so each run adds a bounded amount. */
+  amount?: number;
+};
+
+const publicPosts: PublicPost[] = [
+  {
+    name: 'chat reply (rule-based)',
+    path: '/api/public/chat/messages',
+    body: { message: "My AC isn't cooling, can someone come this week?", sessionId: 'bench-chat-session' },
+  },
+  {
+    name: 'chat booking',
+    path: '/api/public/chat/bookings',
+    body: {
+      sessionId: 'bench-booking-session',
+      name: 'Bench Booker',
+      phone: '843-555-0100',
+      email: 'bench.booker@example.com',
+      address: '1 Benchmark Way, Bluffton, SC 29910',
+      serviceType: 'repair',
+      description: 'Benchmark booking',
+    },
+    amount: 300,
+  },
+];
+
 // Settings ---------------------------------------------------------------------------------------
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -251,6 +282,9 @@ async function startBenchServer(dataDir: string): Promise<ServerProcess> {
       SEED_DEMO: 'false',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      // The per-address limits of public endpoints would stop a load test from one address.
+      CHAT_MESSAGE_LIMIT: '10000',
+      PUBLIC_FORM_LIMIT: '10000',
       // Whatever the calling shell has set, this run is the embedded database with its own staff.
       DATABASE_URL: '',
       ADMIN_EMAIL: '',
@@ -337,6 +371,7 @@ type Report = {
   seed: SeedInfo;
   constantJson: HttpMeasurement;
   endpoints: EndpointResult[];
+  publicPosts: { name: string; path: string; http: HttpMeasurement; p99Met: boolean }[];
   startup: { ms: number; bar: number; met: boolean };
   memory: (MemoryFigures & { bar: number; met: boolean }) | undefined;
   bars: typeof bars;
@@ -378,6 +413,20 @@ function printReport(report: Report): void {
   console.log(formatTable(['measurement', 'req/s', 'p50 ms', 'p99 ms', '÷ const JSON', '÷ driver SQL', `bars (p99 <= ${bars.p99Ms} ms, ÷ driver >= ${bars.endpointOverDriver})`], rows));
   for (const endpoint of report.endpoints) if (endpoint.note) console.log(`  ${endpoint.path}: ${endpoint.note}.`);
   console.log('');
+  console.log(
+    formatTable(
+      ['public endpoint (writes rows)', 'requests', 'req/s', 'p50 ms', 'p99 ms', `bar (p99 <= ${bars.p99Ms} ms)`],
+      report.publicPosts.map((post) => [
+        `POST ${post.path} (${post.name})`,
+        String(post.http.requests),
+        fixed(post.http.requestsPerSecond, 0),
+        fixed(post.http.p50Ms, 2),
+        fixed(post.http.p99Ms, 2),
+        verdict(post.p99Met),
+      ]),
+    ),
+  );
+  console.log('');
   console.log(`Start-up on an existing data dir: ${fixed(report.startup.ms, 0)} ms (bar <= ${bars.startupMs} ms) ${verdict(report.startup.met)}`);
   if (report.memory) {
     console.log(
@@ -402,6 +451,7 @@ async function main(): Promise<void> {
   const server = await startBenchServer(dataDir);
   let constantJson: HttpMeasurement;
   const httpResults = new Map<string, HttpMeasurement>();
+  const postResults = new Map<string, HttpMeasurement>();
   let memory: MemoryFigures | undefined;
   try {
     console.log(`Server answered after ${fixed(server.startupMs, 0)} ms.`);
@@ -410,6 +460,19 @@ async function main(): Promise<void> {
     for (const endpoint of endpoints) {
       const headers: Record<string, string> = endpoint.path.startsWith('/api/admin') ? { cookie } : {};
       httpResults.set(endpoint.name, await measureHttp(`GET ${endpoint.path}`, `${server.baseUrl}${endpoint.path}`, headers, options));
+    }
+    for (const post of publicPosts) {
+      console.log(`HTTP         POST ${post.path}: ${options.connections} connections, ${post.amount ? `${post.amount} requests` : `${options.durationSeconds} s`}...`);
+      const measured = await runHttpLoad({
+        url: `${server.baseUrl}${post.path}`,
+        method: 'POST',
+        body: post.body,
+        connections: options.connections,
+        seconds: options.durationSeconds,
+        amount: post.amount,
+      });
+      assertAllAnswered(`POST ${post.path}`, measured);
+      postResults.set(post.name, measured);
     }
     memory = readMemory(server.pid);
     await signOut(server.baseUrl, cookie);
@@ -441,6 +504,7 @@ async function main(): Promise<void> {
     seed,
     constantJson,
     endpoints: endpointResults,
+    publicPosts: publicPosts.map((post) => ({ name: post.name, path: post.path, http: postResults.get(post.name)!, p99Met: postResults.get(post.name)!.p99Ms <= bars.p99Ms })),
     startup: { ms: server.startupMs, bar: bars.startupMs, met: server.startupMs <= bars.startupMs },
     memory: memory && { ...memory, bar: bars.peakRssMb, met: memory.peakRssMb <= bars.peakRssMb },
     bars,

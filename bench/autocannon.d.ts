@@ -9,6 +9,8 @@ declare module 'autocannon' {
       connections?: number;
       /** Seconds. */
       duration?: number;
+      /** Total requests to send (instead of a duration). */
+      amount?: number;
       pipelining?: number;
       /** Seconds to wait for a response before counting a timeout. */
       timeout?: number;

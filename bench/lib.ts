@@ -97,11 +97,30 @@ export type HttpMeasurement = Measurement & {
  * One autocannon run. Latencies come from its per-response event rather than its histogram,
  * which keeps whole milliseconds only: these endpoints answer well under a millisecond apart.
  */
-export function runHttpLoad(options: { url: string; headers?: Record<string, string>; connections: number; seconds: number }): Promise<HttpMeasurement> {
+export function runHttpLoad(options: {
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  /** Run for this long... */
+  seconds: number;
+  /** ...or stop after this many requests (for endpoints that write, so a run adds a bounded amount). */
+  amount?: number;
+  method?: 'GET' | 'POST';
+  /** JSON body for POST. */
+  body?: unknown;
+}): Promise<HttpMeasurement> {
   return new Promise((resolve, reject) => {
     const recorder = new LatencyRecorder();
     const instance = autocannon(
-      { url: options.url, headers: options.headers ?? {}, connections: options.connections, duration: options.seconds, timeout: 10 },
+      {
+        url: options.url,
+        method: options.method ?? 'GET',
+        headers: { ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        connections: options.connections,
+        ...(options.amount ? { amount: options.amount } : { duration: options.seconds }),
+        timeout: 10,
+      },
       (error, result) => {
         if (error) {
           reject(error);
