@@ -1,4 +1,4 @@
-import type { PublicCompanyProfile } from '#shared/company.ts';
+import type { PublicCompanyProfile } from '#shared/company-profile.ts';
 
 declare global {
   /** Injected at build time from configuration (vite.config.ts). */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { companyEnvSchema, companyProfileFrom, type CompanyProfile } from '#shared/company.ts';
+import type { CompanyProfile } from '#shared/company-profile.ts';
+import { companyEnvSchema, companyProfileFrom } from '#shared/company.ts';
 
 /** The only reader of process.env on the server. Invalid configuration stops the start. */
 const booleanFlag = z

@@ -1,28 +1,7 @@
 import { z } from 'zod';
 import { contactMessages, emptyToNull, personNameSchema, phoneSchema, requiredEmailSchema, streetAddressSchema } from './contact.ts';
 import { isValidIsoDate } from './dates.ts';
-import { estimateServiceTypes, estimateTimePreferences, type EstimateServiceType } from './enums.ts';
-
-export const estimateServiceTypeLabels: Record<EstimateServiceType, string> = {
-  'ac-installation': 'AC Installation',
-  'ac-repair': 'AC Repair',
-  'heating-installation': 'Heating Installation',
-  'heating-repair': 'Heating Repair',
-  maintenance: 'Maintenance',
-  ductwork: 'Ductwork',
-  other: 'Other',
-};
-
-/** Spec 000 section 5: the estimate form's own time windows. */
-export const estimateTimePreferenceLabels: Record<(typeof estimateTimePreferences)[number], string> = {
-  morning: 'Morning (8AM-12PM)',
-  afternoon: 'Afternoon (12PM-4PM)',
-  evening: 'Evening (4PM-7PM)',
-};
-
-export const estimateMessages = {
-  submitFailed: (message: string, phone: string) => `Failed to submit request: ${message}. Please try again or call us at ${phone}.`,
-} as const;
+import { estimateServiceTypes, estimateTimePreferences } from './enums.ts';
 
 /**
  * The estimate request as the form sends it and the server accepts it (spec 000 section 5).
@@ -54,8 +33,3 @@ export function estimateRequestSchema(today: string) {
 
 export type EstimateRequestInput = z.input<ReturnType<typeof estimateRequestSchema>>;
 export type EstimateRequest = z.output<ReturnType<typeof estimateRequestSchema>>;
-
-export const estimateSubmissionResponseSchema = z.object({
-  request: z.object({ id: z.string(), status: z.string(), priority: z.string(), createdAt: z.string() }),
-});
-export type EstimateSubmissionResponse = z.infer<typeof estimateSubmissionResponseSchema>;

@@ -1,4 +1,4 @@
-import type { PublicCompanyProfile } from '#shared/company.ts';
+import type { PublicCompanyProfile } from '#shared/company-profile.ts';
 
 /** The company profile as configured when the site was built. */
 export const company: PublicCompanyProfile = __COMPANY__;

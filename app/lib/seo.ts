@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from 'react-router';
 import { acceptedPayments } from '#shared/business.ts';
-import { oneLineAddress, openingHoursSpecification } from '#shared/company.ts';
+import { oneLineAddress, openingHoursSpecification } from '#shared/company-profile.ts';
 import { serviceAreas } from '#shared/service-areas.ts';
 import { company } from './company.ts';
 

@@ -70,8 +70,13 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
     globIgnore: ['**/*.html', '**/*.br', '**/*.gz'],
     preCompressed: true,
     setHeaders: (reply, filePath) => {
+      // Hashed build output never changes under its name; images and icons keep their names
+      // across releases, so they are cached for a month and revalidated in the background.
       const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
-      reply.header('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      reply.header(
+        'cache-control',
+        isHashedAsset ? 'public, max-age=31536000, immutable' : 'public, max-age=2592000, stale-while-revalidate=86400',
+      );
     },
   });
 

@@ -67,7 +67,7 @@ describe('configuration', () => {
 
 describe('company opening hours', () => {
   it('reads schema.org notation and shows it the way people write hours', async () => {
-    const { openingHoursLabel, openingHoursSpecification } = await import('#shared/company.ts');
+    const { openingHoursLabel, openingHoursSpecification } = await import('#shared/company-profile.ts');
     const config = loadConfig({ COMPANY_OPENING_HOURS: 'Mo-Fr 07:30-17:00; Sa 09:00-12:00; Su 12:00-12:00' });
     expect(config.company.openingHours.map(openingHoursLabel)).toEqual(['Mon-Fri 7:30AM-5PM', 'Sat 9AM-12PM', 'Sun 12PM-12PM']);
     expect(openingHoursSpecification(config.company.openingHours[0]!)).toEqual({

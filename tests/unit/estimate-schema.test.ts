@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateServiceTypes } from '#shared/enums.ts';
-import { estimateMessages, estimateRequestSchema } from '#shared/estimate.ts';
+import { estimateRequestSchema } from '#shared/estimate.ts';
+import { estimateMessages } from '#shared/estimate-labels.ts';
 import { estimatePriority } from '#shared/estimates.ts';
 import { todayIn } from '#shared/dates.ts';
 

@@ -3,11 +3,10 @@ import { todayIn } from '#shared/dates.ts';
 import { estimateServiceTypes, estimateTimePreferences } from '#shared/enums.ts';
 import {
   estimateMessages,
-  estimateRequestSchema,
   estimateServiceTypeLabels,
   estimateTimePreferenceLabels,
   type EstimateSubmissionResponse,
-} from '#shared/estimate.ts';
+} from '#shared/estimate-labels.ts';
 import { estimateResponseHours } from '#shared/business.ts';
 import { ApiError, apiFetch } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
@@ -26,6 +25,9 @@ function useCompanyToday(): string | undefined {
     () => undefined,
   );
 }
+
+/** The shared schema, fetched on first interaction with the form (see estimate-validation.ts). */
+const loadValidation = () => import('./estimate-validation.ts');
 
 function newIdempotencyKey(): string {
   return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -98,7 +100,14 @@ export function EstimateForm({ submitLabel = 'Get My Free Estimate', heading }: 
     if (status === 'submitting') return;
     setFormError(undefined);
     const values = Object.fromEntries(new FormData(event.currentTarget).entries());
-    const parsed = estimateRequestSchema(todayIn(company.timeZone)).safeParse(values);
+    let validation: Awaited<ReturnType<typeof loadValidation>>;
+    try {
+      validation = await loadValidation();
+    } catch {
+      setFormError(estimateMessages.submitFailed('the page could not load everything it needs', company.phone));
+      return;
+    }
+    const parsed = validation.estimateRequestSchema(todayIn(company.timeZone)).safeParse(values);
     if (!parsed.success) {
       const found: FieldErrors = {};
       for (const issue of parsed.error.issues) {
@@ -172,7 +181,7 @@ export function EstimateForm({ submitLabel = 'Get My Free Estimate', heading }: 
           </p>
         ) : null}
       </div>
-      <form ref={formRef} noValidate onSubmit={onSubmit} className="mt-4">
+      <form ref={formRef} noValidate onSubmit={onSubmit} onFocus={() => void loadValidation().catch(() => undefined)} className="mt-4">
         <fieldset disabled={isSubmitting} className="grid gap-4 sm:grid-cols-2">
           <legend className="sr-only">{heading}</legend>
           <FormField id={fieldId('name')} label="Full Name" isRequired error={errors.name}>

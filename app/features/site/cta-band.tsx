@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { company } from '#client/lib/company.ts';
-import { telHref } from '#shared/company.ts';
+import { telHref } from '#shared/company-profile.ts';
 import { PhoneIcon } from './icons.tsx';
 import { buttonClass } from './ui.ts';
 

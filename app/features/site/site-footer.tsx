@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { company } from '#client/lib/company.ts';
 import { acceptedPayments } from '#shared/business.ts';
-import { oneLineAddress, telHref } from '#shared/company.ts';
+import { oneLineAddress, telHref } from '#shared/company-profile.ts';
 
 const footerLinks = [
   { to: '/', label: 'Home' },

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Outlet } from 'react-router';
+import '#client/lib/zod-client.ts';
 
 /**
  * Server-state cache for the staff screens (login included). It lives here, not in the root, so

@@ -17,7 +17,7 @@ import { buttonClass, linkClass } from '#client/features/site/ui.ts';
 import { company } from '#client/lib/company.ts';
 import { pageMeta } from '#client/lib/seo.ts';
 import { companyStats } from '#shared/business.ts';
-import { telHref } from '#shared/company.ts';
+import { telHref } from '#shared/company-profile.ts';
 import { pickTestimonials } from '#shared/testimonials.ts';
 
 export const meta = () =>

@@ -1,4 +1,4 @@
-import { openingHoursLabel, telHref } from '#shared/company.ts';
+import { openingHoursLabel, telHref } from '#shared/company-profile.ts';
 import { serviceCallFeeFrom } from '#shared/business.ts';
 import { EstimateForm } from '#client/features/estimates/estimate-form.tsx';
 import { PhoneIcon } from '#client/features/site/icons.tsx';

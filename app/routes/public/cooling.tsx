@@ -7,7 +7,7 @@ import { buttonClass, linkClass } from '#client/features/site/ui.ts';
 import { company } from '#client/lib/company.ts';
 import { pageMeta } from '#client/lib/seo.ts';
 import { serviceCallFeeFrom } from '#shared/business.ts';
-import { telHref } from '#shared/company.ts';
+import { telHref } from '#shared/company-profile.ts';
 
 export const meta = () =>
   pageMeta({

@@ -6,7 +6,7 @@ import { PageHero } from '#client/features/site/page-hero.tsx';
 import { buttonClass, linkClass } from '#client/features/site/ui.ts';
 import { company } from '#client/lib/company.ts';
 import { pageMeta } from '#client/lib/seo.ts';
-import { telHref } from '#shared/company.ts';
+import { telHref } from '#shared/company-profile.ts';
 import { coupons } from '#shared/coupons.ts';
 
 export const meta = () =>

@@ -1,5 +1,5 @@
 import { companyStats } from '#shared/business.ts';
-import { openingHoursLabel, telHref } from '#shared/company.ts';
+import { openingHoursLabel, telHref } from '#shared/company-profile.ts';
 import { EstimateForm } from '#client/features/estimates/estimate-form.tsx';
 import { CheckIcon, PhoneIcon } from '#client/features/site/icons.tsx';
 import { PageHero } from '#client/features/site/page-hero.tsx';

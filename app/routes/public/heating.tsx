@@ -9,7 +9,7 @@ import { siteImages } from '#client/features/site/site-images.ts';
 import { buttonClass, linkClass } from '#client/features/site/ui.ts';
 import { company } from '#client/lib/company.ts';
 import { pageMeta } from '#client/lib/seo.ts';
-import { telHref } from '#shared/company.ts';
+import { telHref } from '#shared/company-profile.ts';
 
 export const meta = () =>
   pageMeta({

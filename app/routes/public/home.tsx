@@ -20,7 +20,7 @@ import { buttonClass, linkClass } from '#client/features/site/ui.ts';
 import { company } from '#client/lib/company.ts';
 import { pageMeta } from '#client/lib/seo.ts';
 import { companyStats, estimateResponseHours } from '#shared/business.ts';
-import { oneLineAddress, openingHoursLabel, telHref } from '#shared/company.ts';
+import { oneLineAddress, openingHoursLabel, telHref } from '#shared/company-profile.ts';
 import { maintenancePlans } from '#shared/maintenance-plans.ts';
 import { serviceAreas } from '#shared/service-areas.ts';
 import { pickTestimonials, ratingSummary } from '#shared/testimonials.ts';

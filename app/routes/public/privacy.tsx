@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { LegalDocument, type LegalSection } from '#client/features/site/legal-document.tsx';
 import { company } from '#client/lib/company.ts';
 import { pageMeta } from '#client/lib/seo.ts';
-import { oneLineAddress, telHref } from '#shared/company.ts';
+import { oneLineAddress, telHref } from '#shared/company-profile.ts';
 
 export const meta = () =>
   pageMeta({

@@ -7,7 +7,7 @@ import { linkClass } from '#client/features/site/ui.ts';
 import { company } from '#client/lib/company.ts';
 import { pageMeta } from '#client/lib/seo.ts';
 import { estimateResponseHours } from '#shared/business.ts';
-import { openingHoursLabel, telHref } from '#shared/company.ts';
+import { openingHoursLabel, telHref } from '#shared/company-profile.ts';
 import { serviceAreas } from '#shared/service-areas.ts';
 
 const townList = serviceAreas.map((area) => area.name);

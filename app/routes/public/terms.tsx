@@ -3,7 +3,7 @@ import { LegalDocument, type LegalSection } from '#client/features/site/legal-do
 import { company } from '#client/lib/company.ts';
 import { pageMeta } from '#client/lib/seo.ts';
 import { acceptedPayments, serviceCallFeeFrom } from '#shared/business.ts';
-import { oneLineAddress, telHref } from '#shared/company.ts';
+import { oneLineAddress, telHref } from '#shared/company-profile.ts';
 
 export const meta = () =>
   pageMeta({

@@ -1,5 +1,5 @@
 import { acceptedPayments, serviceCallFeeFrom } from '#shared/business.ts';
-import { openingHoursLabel, oneLineAddress, type CompanyProfile } from '#shared/company.ts';
+import { openingHoursLabel, oneLineAddress, type CompanyProfile } from '#shared/company-profile.ts';
 import { maintenancePlans } from '#shared/maintenance-plans.ts';
 import { serviceAreas } from '#shared/service-areas.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { chatMessages, chatUrgencies, type ChatReply } from '#shared/chat.ts';
-import type { CompanyProfile } from '#shared/company.ts';
+import type { CompanyProfile } from '#shared/company-profile.ts';
 import { systemPrompt } from './company-facts.ts';
 import type { ChatQuestion, ChatResponder, LeadScorer } from './chat-responder.ts';
 

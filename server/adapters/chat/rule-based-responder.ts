@@ -1,5 +1,5 @@
 import { detectIntent, detectSafetyHazard, detectUrgency, type ChatReply, type SafetyHazard } from '#shared/chat.ts';
-import type { CompanyProfile } from '#shared/company.ts';
+import type { CompanyProfile } from '#shared/company-profile.ts';
 import { companyFacts } from './company-facts.ts';
 import type { ChatQuestion, ChatResponder } from './chat-responder.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { chatMessages, chatUrgencies, detectIntent, detectUrgency, type ChatReply } from '#shared/chat.ts';
-import type { CompanyProfile } from '#shared/company.ts';
+import type { CompanyProfile } from '#shared/company-profile.ts';
 import type { ChatQuestion, ChatResponder } from './chat-responder.ts';
 
 const webhookReplySchema = z.object({

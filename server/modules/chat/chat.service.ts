@@ -11,7 +11,7 @@ import {
   type ChatReply,
   type ChatRequest,
 } from '#shared/chat.ts';
-import type { CompanyProfile } from '#shared/company.ts';
+import type { CompanyProfile } from '#shared/company-profile.ts';
 import { todayIn } from '#shared/dates.ts';
 import { serviceAreas } from '#shared/service-areas.ts';
 import type { ChatResponder, LeadScorer } from '#server/adapters/chat/chat-responder.ts';

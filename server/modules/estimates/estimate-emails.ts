@@ -1,5 +1,6 @@
-import type { CompanyProfile } from '#shared/company.ts';
-import { estimateServiceTypeLabels, estimateTimePreferenceLabels, type EstimateRequest } from '#shared/estimate.ts';
+import type { CompanyProfile } from '#shared/company-profile.ts';
+import type { EstimateRequest } from '#shared/estimate.ts';
+import { estimateServiceTypeLabels, estimateTimePreferenceLabels } from '#shared/estimate-labels.ts';
 import { estimateResponseHours } from '#shared/business.ts';
 import type { QueuedEmail } from '#server/modules/email/email-outbox.ts';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CompanyProfile } from '#shared/company.ts';
-import type { EstimateRequest, EstimateSubmissionResponse } from '#shared/estimate.ts';
+import type { CompanyProfile } from '#shared/company-profile.ts';
+import type { EstimateRequest } from '#shared/estimate.ts';
+import type { EstimateSubmissionResponse } from '#shared/estimate-labels.ts';
 import { estimatePriority } from '#shared/estimates.ts';
 import type { Database } from '#server/db/client.ts';
 import type { EmailOutbox } from '#server/modules/email/email-outbox.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { CompanyProfile } from '#shared/company.ts';
+import type { CompanyProfile } from '#shared/company-profile.ts';
 import { publicPages } from '#shared/public-pages.ts';
 
 function escapeXml(value: string): string {
