@@ -45,6 +45,7 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Many journeys submit forms from 127.0.0.1; the per-address limit itself is tested in integration.
       PUBLIC_FORM_LIMIT: '1000',
+      CHAT_MESSAGE_LIMIT: '1000',
     },
   },
 });

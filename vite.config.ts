@@ -8,10 +8,13 @@ import { publicCompanyProfile } from './shared/company-profile.ts';
 // the same variables the server does (scripts/build-if-needed.mjs rebuilds when they change).
 const company = publicCompanyProfile(companyProfileFrom(companyEnvSchema.parse(process.env)));
 
-/** What the public layout itself needs on every page (header, footer, page metadata, company facts). */
+/** What the public layout itself needs on every page (header, footer, chat bubble, page metadata, company facts). */
 const publicSiteModules = [
   '/app/features/site/site-header.tsx',
   '/app/features/site/site-footer.tsx',
+  '/app/features/chat/chat-bubble.tsx',
+  '/app/features/chat/chat-store.ts',
+  '/app/features/chat/chat-layout.ts',
   '/app/lib/company.ts',
   '/app/lib/seo.ts',
   '/shared/company-profile.ts',

@@ -1,8 +1,9 @@
 import { Outlet } from 'react-router';
+import { ChatBubble } from '#client/features/chat/chat-bubble.tsx';
 import { SiteFooter } from '#client/features/site/site-footer.tsx';
 import { SiteHeader } from '#client/features/site/site-header.tsx';
 
-/** The public site's frame: header and footer appear only here, never on /admin paths. */
+/** The public site's frame: header, footer and chat widget appear only here, never on /admin paths. */
 export default function PublicLayout() {
   return (
     <div className="flex min-h-screen flex-col">
@@ -14,6 +15,7 @@ export default function PublicLayout() {
         <Outlet />
       </main>
       <SiteFooter />
+      <ChatBubble />
     </div>
   );
 }

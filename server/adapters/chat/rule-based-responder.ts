@@ -56,7 +56,7 @@ export function createRuleBasedResponder(company: CompanyProfile): ChatResponder
     switch (intent) {
       case 'emergency':
         return {
-          message: `${named}for emergency service please call our 24/7 line now at ${company.emergencyPhone}: a technician is on call around the clock. You can also leave your details in the form below and we will call you right back.`,
+          message: `${named ? `${named}for` : 'For'} emergency service please call our 24/7 line now at ${company.emergencyPhone}: a technician is on call around the clock. You can also leave your details in the form below and we will call you right back.`,
           category: 'emergency',
           urgency: urgency === 'low' || urgency === 'medium' ? 'high' : urgency,
           action: 'show_form',
