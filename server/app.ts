@@ -16,6 +16,7 @@ import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbo
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { notificationRoutes } from './modules/notifications/notification.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSecurity } from './plugins/security.ts';
@@ -70,6 +71,7 @@ export async function buildApp({ config, database, logger, serveClient = true }:
     timeZone: config.businessTimeZone,
     limitPer15Minutes: config.publicFormLimitPer15Minutes,
   });
+  await app.register(notificationRoutes, { db: database.db });
   await app.register(chatRoutes, {
     chat,
     timeZone: config.businessTimeZone,

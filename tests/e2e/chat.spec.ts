@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { chatMessages } from '#shared/chat.ts';
 import { companyEnvSchema, companyProfileFrom } from '#shared/company.ts';
-import { expectNoSeriousA11yViolations } from './fixtures.ts';
+import { expectNoSeriousA11yViolations, signIn } from './fixtures.ts';
 
 // The chat widget against the real server and its rule-based assistant. Each real message counts
 // against the per-address chat limit (CHAT_MESSAGE_LIMIT, 20 a minute by default): the journeys
@@ -235,6 +235,16 @@ test.describe('chat widget', () => {
     const body = (await nextRequest).postDataJSON() as { customer?: { id: string; name: string } };
     expect(body.customer?.name).toBe(name);
     expect(body.customer?.id).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Staff see the booking in the back office: a new-lead notification naming the work order.
+    const workOrderNumber = /WO-\d+/.exec((await assistantMessages(chat).filter({ hasText: 'Perfect!' }).last().textContent()) ?? '')?.[0];
+    expect(workOrderNumber).toBeTruthy();
+    await signIn(page);
+    const response = await page.request.get('/api/admin/notifications');
+    expect(response.status()).toBe(200);
+    const { notifications } = (await response.json()) as { notifications: { type: string; data: Record<string, unknown> }[] };
+    const notification = notifications.find((item) => item.data.work_order_number === workOrderNumber);
+    expect(notification).toMatchObject({ type: 'new_ai_lead', data: { source: 'ai_chat', service_type: 'repair' } });
   });
 
   test('a booking that fails closes the form with the spec message; a retry sends the same Idempotency-Key', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages } from '#shared/chat.ts';
 import { todayIn } from '#shared/dates.ts';
-import { createTestApp, type TestContext } from '#tests/support/test-app.ts';
+import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 let context: TestContext;
 let nextAddress = 10;
@@ -220,5 +220,26 @@ describe('the remembered customer', () => {
       `select customer_id from ai_conversations where conversation_id = 'session-linked-001' order by created_at`,
     );
     expect(rows.map((row) => row.customer_id)).toEqual([customerId, customerId]);
+  });
+});
+
+describe('staff notifications', () => {
+  it('lists chat bookings newest first for signed-in staff only', async () => {
+    const booked = await book(
+      { name: 'Nina Notified', phone: '843-555-0122', email: '', address: '4 Main St, Okatie', serviceType: 'maintenance' },
+      'booking-key-000010',
+    );
+    expect((await context.app.inject({ method: 'GET', url: '/api/admin/notifications' })).statusCode).toBe(401);
+    await createStaff(context.database, 'notified-staff@example.com');
+    const cookie = await signIn(context.app, 'notified-staff@example.com', undefined, freshAddress());
+    const response = await context.app.inject({ method: 'GET', url: '/api/admin/notifications?limit=5', headers: { cookie } });
+    expect(response.statusCode).toBe(200);
+    const [latest] = response.json().notifications;
+    expect(latest).toMatchObject({
+      type: 'new_ai_lead',
+      title: `New chat booking: ${booked.json().workOrderNumber}`,
+      data: { work_order_number: booked.json().workOrderNumber, source: 'ai_chat', service_type: 'maintenance' },
+      readAt: null,
+    });
   });
 });
