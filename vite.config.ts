@@ -12,6 +12,7 @@ const company = publicCompanyProfile(companyProfileFrom(companyEnvSchema.parse(p
 const publicSiteModules = [
   '/app/features/site/site-header.tsx',
   '/app/features/site/site-footer.tsx',
+  '/app/components/ui/use-dismiss.ts',
   '/app/features/chat/chat-bubble.tsx',
   '/app/features/chat/chat-store.ts',
   '/app/features/chat/chat-layout.ts',

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { contactMessages, emptyToNull, personNameSchema, phoneSchema, streetAddressSchema } from './contact.ts';
-import { isValidIsoDate } from './dates.ts';
+import { contactMessages, descriptionSchema, emptyToNull, personNameSchema, phoneSchema, preferredDateSchema, streetAddressSchema } from './contact.ts';
 import type { WorkOrderPriority } from './enums.ts';
 
 // The chat assistant's rules (spec 000 sections 4, 5, 8, 9). Pure: the rule-based responder, the
@@ -192,18 +191,9 @@ export function chatBookingSchema(today: string) {
     phone: phoneSchema,
     email: z.preprocess(emptyToNull, z.string().trim().max(254).pipe(z.email(contactMessages.emailInvalid)).nullable()).default(null),
     address: streetAddressSchema,
-    preferredDate: z
-      .preprocess(
-        emptyToNull,
-        z
-          .string()
-          .refine(isValidIsoDate, { error: 'Please enter a valid date', abort: true })
-          .refine((date) => date >= today, contactMessages.dateInPast)
-          .nullable(),
-      )
-      .default(null),
+    preferredDate: preferredDateSchema(today),
     serviceType: z.enum(chatServiceTypes, { error: contactMessages.serviceTypeRequired }),
-    description: z.preprocess(emptyToNull, z.string().trim().max(2000).nullable()).default(null),
+    description: descriptionSchema,
   });
 }
 export type ChatBookingInput = z.input<ReturnType<typeof chatBookingSchema>>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidIsoDate } from './dates.ts';
 
 /** Spec 000 section 5: a 10-digit US number, with optional parentheses, dashes, dots or spaces. */
 export const usPhonePattern = /^(?:\+?1[\s.-]?)?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4}$/;
@@ -32,3 +33,22 @@ export const streetAddressSchema = z.string().trim().min(1, contactMessages.addr
 
 /** '' from an untouched form field means "not given". */
 export const emptyToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
+
+/** An optional preferred visit date: a real date, not before `today` (the company's calendar date). */
+export function preferredDateSchema(today: string) {
+  return z
+    .preprocess(
+      emptyToNull,
+      z
+        .string()
+        .refine(isValidIsoDate, { error: 'Please enter a valid date', abort: true })
+        .refine((date) => date >= today, contactMessages.dateInPast)
+        .nullable(),
+    )
+    .default(null);
+}
+
+/** An optional free-text description of the problem or the job. */
+export const descriptionSchema = z
+  .preprocess(emptyToNull, z.string().trim().max(2000, 'Please keep the description under 2000 characters').nullable())
+  .default(null);

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { contactMessages, emptyToNull, personNameSchema, phoneSchema, requiredEmailSchema, streetAddressSchema } from './contact.ts';
-import { isValidIsoDate } from './dates.ts';
+import { contactMessages, descriptionSchema, emptyToNull, personNameSchema, phoneSchema, preferredDateSchema, requiredEmailSchema, streetAddressSchema } from './contact.ts';
 import { estimateServiceTypes, estimateTimePreferences } from './enums.ts';
 
 /**
@@ -15,17 +14,8 @@ export function estimateRequestSchema(today: string) {
     phone: phoneSchema,
     address: streetAddressSchema,
     serviceType: z.enum(estimateServiceTypes, { error: contactMessages.serviceTypeRequired }),
-    description: z.preprocess(emptyToNull, z.string().trim().max(2000, 'Please keep the description under 2000 characters').nullable()).default(null),
-    preferredDate: z
-      .preprocess(
-        emptyToNull,
-        z
-          .string()
-          .refine(isValidIsoDate, { error: 'Please enter a valid date', abort: true })
-          .refine((date) => date >= today, contactMessages.dateInPast)
-          .nullable(),
-      )
-      .default(null),
+    description: descriptionSchema,
+    preferredDate: preferredDateSchema(today),
     preferredTime: z.preprocess(emptyToNull, z.enum(estimateTimePreferences, { error: 'Please choose a preferred time' }).nullable()).default(null),
     website: z.string().max(500).optional(),
   });

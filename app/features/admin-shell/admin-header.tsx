@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useRef, useState, type MouseEvent } from 'react';
+import { isLinkClick, useDismiss } from '#client/components/ui/use-dismiss.ts';
 import { Link, NavLink } from 'react-router';
 import type { StaffUser } from '#shared/auth.ts';
 import { useLogout } from '#client/features/auth/session.ts';
@@ -22,32 +23,16 @@ export function AdminHeader({ user }: { user: StaffUser }) {
   const logout = useLogout();
 
 
-  useEffect(() => {
-    const onPointerDown = (event: PointerEvent) => {
-      if (headerRef.current && !headerRef.current.contains(event.target as Node)) {
-        setIsUserMenuOpen(false);
-        setIsNavOpen(false);
-      }
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setIsUserMenuOpen((open) => {
-        if (open) userMenuButtonRef.current?.focus();
-        return false;
-      });
-      setIsNavOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-    };
-  }, []);
+  useDismiss(headerRef, (reason) => {
+    // Escape returns focus to the user menu's button when that menu was open.
+    if (reason === 'escape' && isUserMenuOpen) userMenuButtonRef.current?.focus();
+    setIsUserMenuOpen(false);
+    setIsNavOpen(false);
+  });
 
   // Following a link closes the menus (the header stays mounted across screens).
   const closeOnLinkClick = (event: MouseEvent) => {
-    if ((event.target as HTMLElement).closest('a')) {
+    if (isLinkClick(event)) {
       setIsNavOpen(false);
       setIsUserMenuOpen(false);
     }

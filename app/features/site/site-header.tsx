@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { isLinkClick, useDismiss } from '#client/components/ui/use-dismiss.ts';
 import { Link, NavLink } from 'react-router';
 import { company } from '#client/lib/company.ts';
 
@@ -25,31 +26,15 @@ export function SiteHeader() {
   }, []);
 
   // A click outside, or Escape, closes the dropdown and the mobile menu.
-  useEffect(() => {
-    const onPointerDown = (event: PointerEvent) => {
-      if (headerRef.current && !headerRef.current.contains(event.target as Node)) {
-        setIsServicesOpen(false);
-        setIsMobileMenuOpen(false);
-      }
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setIsServicesOpen(false);
-        setIsMobileMenuOpen(false);
-      }
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-    };
-  }, []);
+  useDismiss(headerRef, () => {
+    setIsServicesOpen(false);
+    setIsMobileMenuOpen(false);
+  });
 
 
   // Following a link closes the menus (the header stays mounted across pages).
   const closeOnLinkClick = (event: MouseEvent) => {
-    if ((event.target as HTMLElement).closest('a')) {
+    if (isLinkClick(event)) {
       setIsServicesOpen(false);
       setIsMobileMenuOpen(false);
     }
