@@ -20,10 +20,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '#server/db/client.ts';
+import { drizzle } from 'drizzle-orm/pglite';
+import { openDatabase, type Database } from '#server/db/client.ts';
+import * as schema from '#server/db/schema/index.ts';
 import { seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts';
 import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { createStaffService, hashToken } from '#server/modules/auth/auth.service.ts';
+import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
 import {
   findFreePort,
@@ -45,6 +48,8 @@ import {
 type BenchContext = {
   /** sha256 of the session token the driver-side requests use (a session row made for the purpose). */
   tokenHash: string;
+  /** The demo customer with the most work orders in the data dir: the heaviest ordinary profile. */
+  customerId: string;
 };
 
 /** One statement an endpoint runs, written out as the driver receives it from Drizzle. */
@@ -59,9 +64,15 @@ type SqlStatement = {
 type Endpoint = {
   name: string;
   /** GET path on the server; /api/admin paths are sent with the session cookie. */
-  path: string;
+  path: string | ((context: BenchContext) => string);
   /** The statements one request runs, in order (an admin endpoint starts with the session lookup). */
   sql: SqlStatement[];
+  /**
+   * The same statements (after the session lookup) as the code builds them today, from the
+   * repository's query builders (`.toSQL()`): checked against `sql` before measuring, so the
+   * ceiling never silently measures SQL the endpoint no longer sends.
+   */
+  builtSql?: (context: BenchContext) => { sql: string; params: unknown[] }[];
   /** Shown under the table: what the driver ceiling leaves out, if anything. */
   note?: string;
 };
@@ -79,6 +90,17 @@ const sessionLookup: SqlStatement = {
   minRows: 1,
 };
 
+/** The customer repository over a driver-less Drizzle: only to build queries and read their SQL. */
+const customerQueries = createCustomerRepository(drizzle.mock({ schema }) as unknown as Database).queries;
+
+/**
+ * A three-letter fragment as staff type it. In the demo data 'mar' matches about 15% of the
+ * customers (Mary, Mark, Marshall; Marsh, Marshland Rd...): a broad search, so the sort and the count do real work.
+ */
+const customerSearchText = 'mar';
+const customerSearchPattern = `%${customerSearchText}%`;
+const customerPageSize = 50;
+
 /** Add an entry per endpoint to measure; each gets its own driver ceiling. */
 const endpoints: Endpoint[] = [
   {
@@ -87,7 +109,89 @@ const endpoints: Endpoint[] = [
     sql: [sessionLookup],
     note: 'the endpoint also updates sessions.last_seen_at, at most once a minute per session (left out of the ceiling)',
   },
+  {
+    name: 'customer search',
+    path: `/api/admin/customers?search=${customerSearchText}`,
+    // CustomerRepository.directory: the page, then the total (the page is full, so the count runs).
+    sql: [
+      sessionLookup,
+      {
+        text:
+          'select "id", "name", "type", "phone", "email", "address", "city", "state", "zip" from "customers" ' +
+          'where ("customers"."name" ilike $1 or "customers"."phone" ilike $2 or "customers"."email" ilike $3 or "customers"."address" ilike $4) ' +
+          'order by lower("customers"."name"), "customers"."id" asc limit $5',
+        params: () => [customerSearchPattern, customerSearchPattern, customerSearchPattern, customerSearchPattern, customerPageSize],
+        minRows: 1,
+      },
+      {
+        text:
+          'select count(*) from "customers" ' +
+          'where ("customers"."name" ilike $1 or "customers"."phone" ilike $2 or "customers"."email" ilike $3 or "customers"."address" ilike $4)',
+        params: () => [customerSearchPattern, customerSearchPattern, customerSearchPattern, customerSearchPattern],
+        minRows: 1,
+      },
+    ],
+    builtSql: () => [
+      customerQueries.directoryPage(customerSearchText, 1, customerPageSize).toSQL(),
+      customerQueries.directoryTotal(customerSearchText).toSQL(),
+    ],
+  },
+  {
+    name: 'customer profile',
+    path: ({ customerId }) => `/api/admin/customers/${customerId}`,
+    // CustomerService.profile: the customer, its equipment, photos and latest 100 work orders.
+    sql: [
+      sessionLookup,
+      {
+        text:
+          'select "id", "name", "phone", "email", "address", "city", "state", "zip", "type", "notes", "has_indoor_unit", "has_outdoor_unit", ' +
+          '"unit_brand", "unit_model", "unit_serial", "install_date", "refrigerant_type", "tonnage", "latitude", "longitude", "geocoding_status", ' +
+          '"geocoded_at", "formatted_address", "geocoding_error", "geocoding_accuracy", "created_at", "updated_at" from "customers" where "customers"."id" = $1',
+        params: ({ customerId }) => [customerId],
+        minRows: 1,
+      },
+      {
+        text:
+          'select "id", "equipment_type", "location", "brand", "model", "serial_number", "warranty_status" from "equipment" ' +
+          'where "equipment"."customer_id" = $1 order by "equipment"."created_at" asc, "equipment"."id" asc',
+        params: ({ customerId }) => [customerId],
+      },
+      {
+        text:
+          'select "id", "customer_id", "object_key", "content_type", "width", "height", "created_at" from "customer_photos" ' +
+          'where "customer_photos"."customer_id" = $1 order by "customer_photos"."created_at" desc, "customer_photos"."id" desc',
+        params: ({ customerId }) => [customerId],
+      },
+      {
+        text:
+          'select "id", "work_order_number", "title", "status", "priority", "service_type", "service_date", "created_at" from "work_orders" ' +
+          'where "work_orders"."customer_id" = $1 order by "work_orders"."created_at" desc, "work_orders"."id" desc limit $2',
+        params: ({ customerId }) => [customerId, 100],
+        minRows: 1,
+      },
+    ],
+    builtSql: ({ customerId }) => [
+      customerQueries.customer(customerId).toSQL(),
+      customerQueries.equipment(customerId).toSQL(),
+      customerQueries.photos(customerId).toSQL(),
+      customerQueries.workOrders(customerId, 100).toSQL(),
+    ],
+  },
 ];
+
+function endpointPath(endpoint: Endpoint, context: BenchContext): string {
+  return typeof endpoint.path === 'string' ? endpoint.path : endpoint.path(context);
+}
+
+/** Stops the run when the written-out SQL differs from what the repository builds now. */
+function assertSqlIsCurrent(endpoint: Endpoint, context: BenchContext): void {
+  if (!endpoint.builtSql) return;
+  const written = endpoint.sql.filter((statement) => statement !== sessionLookup).map((statement) => ({ sql: statement.text, params: statement.params(context) }));
+  const built = endpoint.builtSql(context);
+  if (JSON.stringify(written) !== JSON.stringify(built)) {
+    throw new Error(`${endpoint.name}: the SQL written out in bench/api.ts is not what the code sends now:\n${JSON.stringify(built, null, 2)}`);
+  }
+}
 
 /** Public endpoints visitors POST to: measured over HTTP only (each writes rows; no driver ceiling). */
 type PublicPost = {
@@ -97,6 +201,8 @@ type PublicPost = {
   /** For endpoints that create records: a fixed number of requests, so each run adds a bounded amount. */
   amount?: number;
 };
+
+const benchBookingSession = 'bench-booking-session';
 
 const publicPosts: PublicPost[] = [
   {
@@ -108,7 +214,7 @@ const publicPosts: PublicPost[] = [
     name: 'chat booking',
     path: '/api/public/chat/bookings',
     body: {
-      sessionId: 'bench-booking-session',
+      sessionId: benchBookingSession,
       name: 'Bench Booker',
       phone: '843-555-0100',
       email: 'bench.booker@example.com',
@@ -229,19 +335,30 @@ async function ensureSeeded(dataDir: string, options: Options): Promise<SeedInfo
  * Runs before the server starts: PGlite admits one process per data dir. The driver side uses a
  * session row of its own (same user, same shape as a login's), deleted afterwards.
  */
-async function measureDriverCeilings(dataDir: string, options: Options): Promise<Map<string, Measurement>> {
+async function measureDriverCeilings(dataDir: string, options: Options): Promise<{ ceilings: Map<string, Measurement>; context: BenchContext }> {
   const handle = await openDatabase({ kind: 'pglite', dataDir });
   const repository = createAuthRepository(handle.db);
   const tokenHash = hashToken(`bench-driver-${process.pid}-${Date.now()}-${Math.random()}`);
   const ceilings = new Map<string, Measurement>();
+  let context: BenchContext;
   try {
     const user = await repository.findStaffByEmail(benchUser.email);
     if (!user) throw new Error(`The bench user ${benchUser.email} is missing from ${dataDir}; run with --reseed.`);
     const now = new Date();
     await repository.insertSession({ tokenHash, staffUserId: user.id, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + 12 * 3_600_000) });
-    const context: BenchContext = { tokenHash };
+    // Leaving out the customer the chat-booking measurement books for (300 more work orders every
+    // run), so the profile measured is the same from run to run.
+    const [busiest] = await handle.query<{ customer_id: string }>(
+      'select customer_id from work_orders where customer_id not in ' +
+        '(select customer_id from ai_leads where conversation_id = $1 and customer_id is not null) ' +
+        'group by customer_id order by count(*) desc, customer_id limit 1',
+      [benchBookingSession],
+    );
+    if (!busiest) throw new Error(`No work orders in ${dataDir}; run with --work-orders > 0.`);
+    context = { tokenHash, customerId: busiest.customer_id };
 
     for (const endpoint of endpoints) {
+      assertSqlIsCurrent(endpoint, context);
       for (const [index, statement] of endpoint.sql.entries()) {
         const rows = await handle.query(statement.text, statement.params(context));
         if (rows.length < (statement.minRows ?? 0)) {
@@ -257,7 +374,7 @@ async function measureDriverCeilings(dataDir: string, options: Options): Promise
     await repository.deleteSessionByTokenHash(tokenHash).catch(() => undefined);
     await handle.close();
   }
-  return ceilings;
+  return { ceilings, context };
 }
 
 // Steps 3 to 6: the server ----------------------------------------------------------------------
@@ -446,7 +563,7 @@ async function main(): Promise<void> {
   const dataDir = path.join(benchDataDir, `pglite-c${options.customers}-w${options.workOrders}`);
 
   const seed = await ensureSeeded(dataDir, options);
-  const driverCeilings = await measureDriverCeilings(dataDir, options);
+  const { ceilings: driverCeilings, context } = await measureDriverCeilings(dataDir, options);
 
   const server = await startBenchServer(dataDir);
   let constantJson: HttpMeasurement;
@@ -458,8 +575,9 @@ async function main(): Promise<void> {
     const cookie = await signIn(server.baseUrl);
     constantJson = await measureHttp('GET /healthz', `${server.baseUrl}/healthz`, {}, options);
     for (const endpoint of endpoints) {
-      const headers: Record<string, string> = endpoint.path.startsWith('/api/admin') ? { cookie } : {};
-      httpResults.set(endpoint.name, await measureHttp(`GET ${endpoint.path}`, `${server.baseUrl}${endpoint.path}`, headers, options));
+      const endpointUrl = endpointPath(endpoint, context);
+      const headers: Record<string, string> = endpointUrl.startsWith('/api/admin') ? { cookie } : {};
+      httpResults.set(endpoint.name, await measureHttp(`GET ${endpointUrl}`, `${server.baseUrl}${endpointUrl}`, headers, options));
     }
     for (const post of publicPosts) {
       console.log(`HTTP         POST ${post.path}: ${options.connections} connections, ${post.amount ? `${post.amount} requests` : `${options.durationSeconds} s`}...`);
@@ -487,7 +605,7 @@ async function main(): Promise<void> {
     const overDriver = http.requestsPerSecond / driver.requestsPerSecond;
     return {
       name: endpoint.name,
-      path: endpoint.path,
+      path: endpointPath(endpoint, context),
       http,
       driver,
       overConstantJson: http.requestsPerSecond / constantJson.requestsPerSecond,

@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import path from 'node:path';
 import { createChatResponder } from './adapters/chat/index.ts';
 import { createFileSender, createSmtpSender } from './adapters/email/email-sender.ts';
+import { createObjectStorage } from './adapters/storage/index.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
@@ -12,6 +13,8 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
+import { customerRoutes } from './modules/customers/customer.routes.ts';
+import { createCustomerService } from './modules/customers/customer.service.ts';
 import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbox.ts';
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
@@ -72,6 +75,9 @@ export async function buildApp({ config, database, logger, serveClient = true }:
     limitPer15Minutes: config.publicFormLimitPer15Minutes,
   });
   await app.register(notificationRoutes, { db: database.db });
+  await app.register(customerRoutes, {
+    customers: createCustomerService({ db: database.db, storage: createObjectStorage(config), log: app.log }),
+  });
   await app.register(chatRoutes, {
     chat,
     timeZone: config.businessTimeZone,

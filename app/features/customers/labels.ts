@@ -1,0 +1,80 @@
+import type { CustomerListItem } from '#shared/customer.ts';
+import type { CustomerType, WorkOrderStatus } from '#shared/enums.ts';
+import type { BadgeTone } from '#client/components/ui/badge.tsx';
+
+export const customerTypeLabels: Record<CustomerType, string> = {
+  residential: 'Residential',
+  commercial: 'Commercial',
+};
+
+export const customerTypeTones: Record<CustomerType, BadgeTone> = {
+  residential: 'primary',
+  commercial: 'accent',
+};
+
+/** Spec 000 section 4: pending warning, scheduled info, in-progress primary, completed success, cancelled danger, other secondary. */
+const workOrderStatusTones: Record<WorkOrderStatus, BadgeTone> = {
+  pending: 'warning',
+  scheduled: 'info',
+  'in-progress': 'primary',
+  completed: 'success',
+  cancelled: 'danger',
+};
+
+const workOrderStatusLabels: Record<WorkOrderStatus, string> = {
+  pending: 'Pending',
+  scheduled: 'Scheduled',
+  'in-progress': 'In Progress',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+export function workOrderStatusTone(status: string): BadgeTone {
+  return workOrderStatusTones[status as WorkOrderStatus] ?? 'neutral';
+}
+
+export function workOrderStatusLabel(status: string): string {
+  return workOrderStatusLabels[status as WorkOrderStatus] ?? status.replace(/[-_]/g, ' ').replace(/\b\w/g, (letter) => letter.toUpperCase());
+}
+
+export function refrigerantLabel(value: string): string {
+  return value === 'other' ? 'Other' : value;
+}
+
+export function tonnageLabel(value: string): string {
+  if (value === 'other') return 'Other';
+  return `${value} ${value === '1' ? 'ton' : 'tons'}`;
+}
+
+/** "Jan 5, 2026" (spec 000 section 9: en-US dates) from a calendar date, with no time-zone shift. */
+export function formatCalendarDate(value: string | null | undefined): string {
+  if (!value) return '';
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!match) return value;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(date);
+}
+
+/** "Bluffton, SC 29910" */
+export function cityLine(customer: Pick<CustomerListItem, 'city' | 'state' | 'zip'>): string {
+  const stateZip = [customer.state, customer.zip].filter(Boolean).join(' ');
+  return [customer.city, stateZip].filter(Boolean).join(', ');
+}
+
+export function fullAddress(customer: Pick<CustomerListItem, 'address' | 'city' | 'state' | 'zip'>): string {
+  return [customer.address, cityLine(customer)].filter(Boolean).join(', ');
+}
+
+/** A Google Maps search for the address (opens in a new tab). */
+export function mapsSearchUrl(customer: Pick<CustomerListItem, 'address' | 'city' | 'state' | 'zip'>): string {
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(fullAddress(customer))}`;
+}
+
+/** tel: link target: digits and a leading +, extensions dropped. */
+export function telHref(phone: string): string {
+  const main = phone.split(/\s*(?:x|ext\.?|extension|#)\s*\d+\s*$/i)[0] ?? phone;
+  return `tel:${main.replace(/[^\d+]/g, '')}`;
+}
+
+export const newWorkOrderPath = (customerId: string) => `/admin/workorders/new?customer=${encodeURIComponent(customerId)}`;
+export const customerProfilePath = (customerId: string) => `/admin/customers/${encodeURIComponent(customerId)}`;

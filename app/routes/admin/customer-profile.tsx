@@ -1,0 +1,13 @@
+import { useParams } from 'react-router';
+import { CustomerProfile } from '#client/features/customers/customer-profile.tsx';
+import { company } from '#client/lib/company.ts';
+
+export function meta() {
+  return [{ title: `Customer Profile | ${company.name}` }, { name: 'robots', content: 'noindex' }];
+}
+
+export default function CustomerProfileRoute() {
+  const { id = '' } = useParams();
+  // A new id is a new screen: edit mode and messages do not carry over to another customer.
+  return <CustomerProfile key={id} customerId={id} />;
+}

@@ -1,0 +1,10 @@
+import { CustomerDirectory } from '#client/features/customers/customer-directory.tsx';
+import { company } from '#client/lib/company.ts';
+
+export function meta() {
+  return [{ title: `Customer Directory | ${company.name}` }, { name: 'robots', content: 'noindex' }];
+}
+
+export default function CustomersRoute() {
+  return <CustomerDirectory />;
+}

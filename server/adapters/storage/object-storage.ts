@@ -1,0 +1,27 @@
+/**
+ * Where uploaded files (customer photos) live. Keys are made by the server only, never from user
+ * input: lower-case letters, digits, '-', '_', '.' and '/' as a separator, no '..' segment.
+ * Offline default: files under DATA_DIR/uploads (file-storage.ts); an S3-compatible store can
+ * implement the same four calls later.
+ */
+export type StoredObject = { bytes: Buffer; contentType: string };
+
+export interface ObjectStorage {
+  /** Stores the bytes under the key, replacing what was there; a reader never sees a half-written object. */
+  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  /** The object, or undefined when there is none. */
+  get(key: string): Promise<StoredObject | undefined>;
+  /** Removes the object; a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  /** Removes every object whose key starts with the prefix (which must end with '/'). */
+  deletePrefix(prefix: string): Promise<void>;
+}
+
+const keyPattern = /^[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*$/;
+
+/** Throws unless the key has the shape the server makes (a defence in depth: callers build keys themselves). */
+export function assertSafeKey(key: string): void {
+  if (key.length > 512 || !keyPattern.test(key) || key.split('/').some((segment) => segment === '.' || segment === '..')) {
+    throw new Error(`Refused storage key ${JSON.stringify(key)}`);
+  }
+}

@@ -1,0 +1,212 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  customerDeleteBlockedMessage,
+  customerLookupLimit,
+  customerMessages,
+  customerPhotoMessages,
+  customerPhotoUrl,
+  customerProfileWorkOrderLimit,
+  photoUploadLimits,
+  type Customer,
+  type CustomerListItem,
+  type CustomerListResponse,
+  type CustomerPhoto,
+  type CustomerProfileResponse,
+  type CustomerValues,
+} from '#shared/customer.ts';
+import type { ObjectStorage } from '#server/adapters/storage/index.ts';
+import type { Database } from '#server/db/client.ts';
+import { AppError } from '#server/errors.ts';
+import { createCustomerRepository, type CustomerListRow, type CustomerPhotoRow, type CustomerRow } from './customer.repository.ts';
+import { photoContentType, photoObjectKeys, processPhoto, type ProcessedPhoto } from './photo-pipeline.ts';
+
+/** One file of an upload, read when the service asks for it (the multipart stream is read in order). */
+export type UploadedFile = { fileName: string | undefined; read: () => Promise<Buffer> };
+
+/** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const customerNotFound = () => new AppError('NOT_FOUND', customerMessages.notFoundTitle);
+const photoNotFound = () => new AppError('NOT_FOUND', customerPhotoMessages.photoNotFound);
+
+/** The id in the form the database prints it (lower case): photo object keys are made from it. */
+function customerId(id: string): string {
+  if (!uuidPattern.test(id)) throw customerNotFound();
+  return id.toLowerCase();
+}
+
+function listItem(row: CustomerListRow): CustomerListItem {
+  return { ...row, type: row.type as CustomerListItem['type'] };
+}
+
+function toCustomer(row: CustomerRow): Customer {
+  return {
+    ...listItem(row),
+    notes: row.notes,
+    hasIndoorUnit: row.hasIndoorUnit,
+    hasOutdoorUnit: row.hasOutdoorUnit,
+    unitBrand: row.unitBrand,
+    unitModel: row.unitModel,
+    unitSerial: row.unitSerial,
+    installDate: row.installDate,
+    refrigerantType: row.refrigerantType,
+    tonnage: row.tonnage,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    geocodingStatus: row.geocodingStatus as Customer['geocodingStatus'],
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toPhoto(row: CustomerPhotoRow): CustomerPhoto {
+  return {
+    id: row.id,
+    url: customerPhotoUrl(row.customerId, row.id, 'display'),
+    thumbnailUrl: customerPhotoUrl(row.customerId, row.id, 'thumbnail'),
+    width: row.width,
+    height: row.height,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The thumbnail sits beside the display version under the same stem (photoObjectKeys). */
+export function thumbnailKeyOf(displayKey: string): string {
+  return displayKey.replace(/-display(\.[a-z0-9]+)$/, '-thumb$1');
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  return (cause as { code?: string })?.code === '23503';
+}
+
+export function createCustomerService(options: { db: Database; storage: ObjectStorage; log: FastifyBaseLogger }) {
+  const { db, storage, log } = options;
+  const repository = createCustomerRepository(db);
+
+  async function removeObjects(keys: string[]): Promise<void> {
+    const results = await Promise.allSettled(keys.map((key) => storage.delete(key)));
+    for (const [index, result] of results.entries()) {
+      if (result.status === 'rejected') log.error({ err: result.reason, key: keys[index] }, 'could not remove a stored photo file');
+    }
+  }
+
+  return {
+    async list(query: { search: string; page: number; pageSize: number }): Promise<CustomerListResponse> {
+      const { rows, total } = await repository.directory(query.search, query.page, query.pageSize);
+      return { customers: rows.map(listItem), total, page: query.page, pageSize: query.pageSize };
+    },
+
+    async lookup(text: string): Promise<{ customers: CustomerListItem[] }> {
+      return { customers: (await repository.lookup(text, customerLookupLimit)).map(listItem) };
+    },
+
+    async create(values: CustomerValues): Promise<Customer> {
+      return toCustomer(await repository.insert(values));
+    },
+
+    async profile(id: string): Promise<CustomerProfileResponse> {
+      const { customer, equipment, photos, workOrders } = await repository.profile(customerId(id), customerProfileWorkOrderLimit);
+      if (!customer) throw customerNotFound();
+      return {
+        customer: toCustomer(customer),
+        equipment,
+        photos: photos.map(toPhoto),
+        workOrders: workOrders.map((order) => ({ ...order, createdAt: order.createdAt.toISOString() })),
+      };
+    },
+
+    async update(id: string, values: CustomerValues): Promise<Customer> {
+      const row = await repository.update(customerId(id), values);
+      if (!row) throw customerNotFound();
+      return toCustomer(row);
+    },
+
+    /**
+     * Refused while the customer has work orders (job history is never lost silently). The photo
+     * files go after the rows are committed: a failure there leaves files nobody can reach
+     * (logged), never a customer whose photos are gone.
+     */
+    async remove(id: string): Promise<void> {
+      const customer = customerId(id);
+      let result;
+      try {
+        result = await repository.deleteUnlessWorkOrders(customer);
+      } catch (error) {
+        // A work order created at the same moment: the foreign key refuses the delete.
+        if (isForeignKeyViolation(error)) throw new AppError('CONFLICT', 'This customer has work orders. Delete or reassign them first.');
+        throw error;
+      }
+      if (result.outcome === 'not-found') throw customerNotFound();
+      if (result.outcome === 'has-work-orders') throw new AppError('CONFLICT', customerDeleteBlockedMessage(result.workOrderCount));
+      await storage.deletePrefix(`customers/${customer}/`).catch((error: unknown) => {
+        log.error({ err: error, customerId: customer }, 'could not remove the photo files of a deleted customer');
+      });
+    },
+
+    /**
+     * All or nothing per request: every file is read, checked and re-encoded first; only when all
+     * passed are the files stored and the rows inserted. A refused file stores nothing.
+     */
+    async addPhotos(id: string, files: AsyncIterable<UploadedFile>): Promise<CustomerPhoto[]> {
+      const customer = customerId(id);
+      if (!(await repository.findById(customer))) throw customerNotFound();
+
+      const processed: ProcessedPhoto[] = [];
+      for await (const file of files) {
+        if (processed.length >= photoUploadLimits.maxFilesPerRequest) throw new AppError('PAYLOAD_TOO_LARGE', customerPhotoMessages.tooManyFiles);
+        // One file in memory at a time: the re-encoded versions are kept, the upload is let go.
+        processed.push(await processPhoto(await file.read(), file.fileName));
+      }
+      if (processed.length === 0) throw new AppError('VALIDATION_FAILED', customerPhotoMessages.noFiles);
+
+      const timestamp = Date.now();
+      const written: string[] = [];
+      try {
+        const rows = [];
+        for (const photo of processed) {
+          const keys = photoObjectKeys(customer, timestamp, photo.safeName);
+          await storage.put(keys.display, photo.display.bytes, photoContentType);
+          written.push(keys.display);
+          await storage.put(keys.thumbnail, photo.thumbnail.bytes, photoContentType);
+          written.push(keys.thumbnail);
+          rows.push({
+            customerId: customer,
+            objectKey: keys.display,
+            contentType: photoContentType,
+            width: photo.display.width,
+            height: photo.display.height,
+            sizeBytes: photo.display.bytes.length,
+          });
+        }
+        return (await repository.insertPhotos(rows)).map(toPhoto);
+      } catch (error) {
+        await removeObjects(written);
+        // The customer was deleted while the photos were being processed.
+        if (isForeignKeyViolation(error)) throw customerNotFound();
+        throw error;
+      }
+    },
+
+    /** The bytes of one version of a photo, with its content type. */
+    async photoFile(id: string, photoId: string, variant: 'display' | 'thumbnail'): Promise<{ bytes: Buffer; contentType: string }> {
+      const customer = customerId(id);
+      if (!uuidPattern.test(photoId)) throw photoNotFound();
+      const photo = await repository.findPhoto(customer, photoId);
+      if (!photo) throw photoNotFound();
+      const stored = await storage.get(variant === 'display' ? photo.objectKey : thumbnailKeyOf(photo.objectKey));
+      if (!stored) throw photoNotFound();
+      return { bytes: stored.bytes, contentType: photo.contentType };
+    },
+
+    async removePhoto(id: string, photoId: string): Promise<void> {
+      const customer = customerId(id);
+      if (!uuidPattern.test(photoId)) throw photoNotFound();
+      const photo = await repository.deletePhoto(customer, photoId);
+      if (!photo) throw photoNotFound();
+      await removeObjects([photo.objectKey, thumbnailKeyOf(photo.objectKey)]);
+    },
+  };
+}
+
+export type CustomerService = ReturnType<typeof createCustomerService>;
