@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { isDatabaseEmpty, openDatabase, type DatabaseHandle } from './db/client.ts';
+import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { seedDemoData } from './db/seed/demo-data.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { createStaffService } from './modules/auth/auth.service.ts';
@@ -39,6 +40,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
       app.log.info(counts, 'seeded demo data into the empty database');
     }
 
+    const stopMaintenance = startEmbeddedMaintenance(database, { timeZone: config.businessTimeZone, log: app.log });
     const purge = setInterval(() => {
       app?.authService.purgeExpired().catch((error: unknown) => app?.log.warn({ err: error }, 'session purge failed'));
     }, 3_600_000);
@@ -53,6 +55,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
       url: address,
       close: async () => {
         clearInterval(purge);
+        stopMaintenance();
         await running.close();
         await database.close();
       },

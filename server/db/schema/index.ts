@@ -160,10 +160,10 @@ export const customers = pgTable(
     check('customers_geocoding_status_check', oneOf(sql`${table.geocodingStatus}`, geocodingStatuses)),
     index('customers_name_idx').on(sql`lower(${table.name})`, table.id),
     // Substring searches (directory, pickers) stay fast at 50,000 customers.
-    index('customers_name_trgm_idx').using('gin', sql`${table.name} gin_trgm_ops`),
-    index('customers_phone_trgm_idx').using('gin', sql`${table.phone} gin_trgm_ops`),
-    index('customers_email_trgm_idx').using('gin', sql`${table.email} gin_trgm_ops`),
-    index('customers_address_trgm_idx').using('gin', sql`${table.address} gin_trgm_ops`),
+    index('customers_name_trgm_idx').using('gin', sql`${table.name} gin_trgm_ops`).with({ fastupdate: false }),
+    index('customers_phone_trgm_idx').using('gin', sql`${table.phone} gin_trgm_ops`).with({ fastupdate: false }),
+    index('customers_email_trgm_idx').using('gin', sql`${table.email} gin_trgm_ops`).with({ fastupdate: false }),
+    index('customers_address_trgm_idx').using('gin', sql`${table.address} gin_trgm_ops`).with({ fastupdate: false }),
     index('customers_geocoding_pending_idx')
       .on(table.createdAt)
       .where(sql`${table.latitude} is null`),
@@ -313,9 +313,9 @@ export const workOrders = pgTable(
     index('work_orders_customer_id_idx').on(table.customerId, table.createdAt),
     index('work_orders_technician_id_idx').on(table.technicianId, table.serviceDate),
     index('work_orders_completed_at_idx').on(table.completedAt),
-    index('work_orders_title_trgm_idx').using('gin', sql`${table.title} gin_trgm_ops`),
-    index('work_orders_description_trgm_idx').using('gin', sql`${table.description} gin_trgm_ops`),
-    index('work_orders_number_trgm_idx').using('gin', sql`${table.workOrderNumber} gin_trgm_ops`),
+    index('work_orders_title_trgm_idx').using('gin', sql`${table.title} gin_trgm_ops`).with({ fastupdate: false }),
+    index('work_orders_description_trgm_idx').using('gin', sql`${table.description} gin_trgm_ops`).with({ fastupdate: false }),
+    index('work_orders_number_trgm_idx').using('gin', sql`${table.workOrderNumber} gin_trgm_ops`).with({ fastupdate: false }),
   ],
 );
 

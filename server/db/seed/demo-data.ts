@@ -711,7 +711,7 @@ export async function seedDemoData(db: Database, options: SeedDemoOptions = {}):
   const today = calendar.ymd(now);
   const todayStart = calendar.instant(today, 0);
 
-  return db.transaction(async (tx) => {
+  const counts = await db.transaction(async (tx) => {
     // Technicians: reuse existing ones, create the demo crew only into an empty table.
     const existing = await tx.select({ id: technicians.id, active: technicians.active }).from(technicians);
     let technicianIds: string[];
@@ -812,6 +812,9 @@ export async function seedDemoData(db: Database, options: SeedDemoOptions = {}):
       aiLeads: chat.leads.length,
     };
   });
+  // Fresh planner statistics for the new rows (the embedded database has no autovacuum).
+  await db.execute(sql`analyze`);
+  return counts;
 }
 
 /**
