@@ -159,11 +159,14 @@ export const customers = pgTable(
     check('customers_type_check', oneOf(sql`${table.type}`, customerTypes)),
     check('customers_geocoding_status_check', oneOf(sql`${table.geocodingStatus}`, geocodingStatuses)),
     index('customers_name_idx').on(sql`lower(${table.name})`, table.id),
-    // Substring searches (directory, pickers) stay fast at 50,000 customers.
+    // Substring searches stay fast at 50,000 customers: name and phone for the pickers...
     index('customers_name_trgm_idx').using('gin', sql`${table.name} gin_trgm_ops`).with({ fastupdate: false }),
     index('customers_phone_trgm_idx').using('gin', sql`${table.phone} gin_trgm_ops`).with({ fastupdate: false }),
-    index('customers_email_trgm_idx').using('gin', sql`${table.email} gin_trgm_ops`).with({ fastupdate: false }),
-    index('customers_address_trgm_idx').using('gin', sql`${table.address} gin_trgm_ops`).with({ fastupdate: false }),
+    // The directory searches name, phone, e-mail and address as one lower-cased text: one index
+    // scan and one cheap recheck per row, instead of four of each (customerSearchText must match).
+    index('customers_search_trgm_idx')
+      .using('gin', sql`(lower(${table.name} || ' ' || ${table.phone} || ' ' || coalesce(${table.email}, '') || ' ' || ${table.address})) gin_trgm_ops`)
+      .with({ fastupdate: false }),
     index('customers_geocoding_pending_idx')
       .on(table.createdAt)
       .where(sql`${table.latitude} is null`),
@@ -371,6 +374,8 @@ export const aiConversations = pgTable(
   (table) => [
     index('ai_conversations_created_at_idx').on(table.createdAt),
     index('ai_conversations_conversation_id_idx').on(table.conversationId, table.createdAt),
+    // The customer a chat session booked as (looked up on every message of the session).
+    index('ai_conversations_session_customer_idx').on(table.conversationId).where(sql`${table.customerId} is not null`),
   ],
 );
 

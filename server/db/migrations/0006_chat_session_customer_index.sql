@@ -1,0 +1,1 @@
+CREATE INDEX "ai_conversations_session_customer_idx" ON "ai_conversations" USING btree ("conversation_id") WHERE "ai_conversations"."customer_id" is not null;
