@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { chatServiceTypes } from '#shared/chat.ts';
 import { todayIn } from '#shared/dates.ts';
+import { FormField } from '#client/components/ui/form-field.tsx';
 import { company } from '#client/lib/company.ts';
 import { cancelBookingForm, setBookingValue, submitBooking } from './chat-actions.ts';
 import { useChatState, type BookingField } from './chat-store.ts';
@@ -16,31 +17,6 @@ const serviceTypeLabels: Record<(typeof chatServiceTypes)[number], string> = {
 const inputClass =
   'mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-brand-600 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-600 aria-[invalid=true]:border-red-600 sm:text-sm';
 
-function Field({ id, label, hint, isRequired, error, children }: { id: string; label: string; hint?: string; isRequired?: boolean; error?: string; children: ReactNode }) {
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-        {isRequired ? (
-          <span aria-hidden="true" className="text-red-700">
-            {' '}
-            *
-          </span>
-        ) : null}
-        {hint ? <span className="font-normal text-slate-600"> {hint}</span> : null}
-      </label>
-      {children}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 flex items-start gap-1 text-sm text-red-700">
-          <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="mt-0.5 size-4 shrink-0">
-            <path fillRule="evenodd" d="M18 10a8 8 0 11-16 0 8 8 0 0116 0zm-8-4a1 1 0 00-1 1v3a1 1 0 102 0V7a1 1 0 00-1-1zm0 8a1 1 0 100-2 1 1 0 000 2z" clipRule="evenodd" />
-          </svg>
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 /**
  * The chat's inline Schedule Service form (spec 000 sections 4 and 5): validated with the shared
@@ -101,27 +77,27 @@ export function ScheduleForm({ shouldFocusOnMount }: { shouldFocusOnMount: boole
         <fieldset disabled={isSubmitting} className="grid grid-cols-2 gap-3">
           <legend className="sr-only">Your details and the service you need</legend>
           <div className="col-span-2">
-            <Field id={fieldId('name')} label="Name" isRequired error={errors.name}>
+            <FormField id={fieldId('name')} label="Name" isRequired error={errors.name}>
               <input ref={firstFieldRef} {...fieldProps('name')} onChange={onEdit('name')} autoComplete="name" required />
-            </Field>
+            </FormField>
           </div>
           <div className="col-span-2">
-            <Field id={fieldId('phone')} label="Phone" isRequired error={errors.phone}>
+            <FormField id={fieldId('phone')} label="Phone" isRequired error={errors.phone}>
               <input {...fieldProps('phone')} onChange={onEdit('phone')} type="tel" inputMode="tel" autoComplete="tel" placeholder="(843) 555-0123" required />
-            </Field>
+            </FormField>
           </div>
           <div className="col-span-2">
-            <Field id={fieldId('email')} label="Email" hint="(optional)" error={errors.email}>
+            <FormField id={fieldId('email')} label="Email" hint="(optional)" error={errors.email}>
               <input {...fieldProps('email')} onChange={onEdit('email')} type="email" autoComplete="email" />
-            </Field>
+            </FormField>
           </div>
           <div className="col-span-2">
-            <Field id={fieldId('address')} label="Service Address" isRequired error={errors.address}>
+            <FormField id={fieldId('address')} label="Service Address" isRequired error={errors.address}>
               <input {...fieldProps('address')} onChange={onEdit('address')} autoComplete="street-address" placeholder="Street, city, ZIP" required />
-            </Field>
+            </FormField>
           </div>
           <div className="col-span-2 min-[360px]:col-span-1">
-            <Field id={fieldId('serviceType')} label="Service Type" isRequired error={errors.serviceType}>
+            <FormField id={fieldId('serviceType')} label="Service Type" isRequired error={errors.serviceType}>
               <select {...fieldProps('serviceType')} onChange={onEdit('serviceType')} required>
                 <option value="" disabled>
                   Select...
@@ -132,17 +108,17 @@ export function ScheduleForm({ shouldFocusOnMount }: { shouldFocusOnMount: boole
                   </option>
                 ))}
               </select>
-            </Field>
+            </FormField>
           </div>
           <div className="col-span-2 min-[360px]:col-span-1">
-            <Field id={fieldId('preferredDate')} label="Preferred Date" error={errors.preferredDate}>
+            <FormField id={fieldId('preferredDate')} label="Preferred Date" error={errors.preferredDate}>
               <input {...fieldProps('preferredDate')} onChange={onEdit('preferredDate')} type="date" min={today} />
-            </Field>
+            </FormField>
           </div>
           <div className="col-span-2">
-            <Field id={fieldId('description')} label="Describe the problem" hint="(optional)" error={errors.description}>
+            <FormField id={fieldId('description')} label="Describe the problem" hint="(optional)" error={errors.description}>
               <textarea {...fieldProps('description')} onChange={onEdit('description')} rows={3} maxLength={2000} className={`${inputClass} resize-none`} />
-            </Field>
+            </FormField>
           </div>
           <div className="col-span-2 mt-1 flex flex-wrap justify-end gap-2">
             <button

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { todayIn } from '#shared/dates.ts';
 import { estimateServiceTypes, estimateTimePreferences } from '#shared/enums.ts';
 import {
@@ -8,6 +8,7 @@ import {
   type EstimateSubmissionResponse,
 } from '#shared/estimate-labels.ts';
 import { estimateResponseHours } from '#shared/business.ts';
+import { controlClass, FormField } from '#client/components/ui/form-field.tsx';
 import { ApiError, apiFetch } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 
@@ -31,31 +32,6 @@ const loadValidation = () => import('./estimate-validation.ts');
 
 function newIdempotencyKey(): string {
   return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}
-
-const inputClass =
-  'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:bg-slate-100 aria-[invalid=true]:border-red-600';
-
-function FormField({ id, label, isRequired, error, children }: { id: string; label: string; isRequired?: boolean; error?: string; children: ReactNode }) {
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-        {isRequired ? (
-          <span aria-hidden="true" className="text-red-700">
-            {' '}
-            *
-          </span>
-        ) : null}
-      </label>
-      {children}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
 }
 
 /**
@@ -185,16 +161,16 @@ export function EstimateForm({ submitLabel = 'Get My Free Estimate', heading }: 
         <fieldset disabled={isSubmitting} className="grid gap-4 sm:grid-cols-2">
           <legend className="sr-only">{heading}</legend>
           <FormField id={fieldId('name')} label="Full Name" isRequired error={errors.name}>
-            <input id={fieldId('name')} name="name" autoComplete="name" required aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy('name')} onChange={() => clearError('name')} className={inputClass} />
+            <input id={fieldId('name')} name="name" autoComplete="name" required aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy('name')} onChange={() => clearError('name')} className={controlClass} />
           </FormField>
           <FormField id={fieldId('email')} label="Email" isRequired error={errors.email}>
-            <input id={fieldId('email')} name="email" type="email" autoComplete="email" required aria-invalid={errors.email ? true : undefined} aria-describedby={describedBy('email')} onChange={() => clearError('email')} className={inputClass} />
+            <input id={fieldId('email')} name="email" type="email" autoComplete="email" required aria-invalid={errors.email ? true : undefined} aria-describedby={describedBy('email')} onChange={() => clearError('email')} className={controlClass} />
           </FormField>
           <FormField id={fieldId('phone')} label="Phone" isRequired error={errors.phone}>
-            <input id={fieldId('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" required aria-invalid={errors.phone ? true : undefined} aria-describedby={describedBy('phone')} onChange={() => clearError('phone')} className={inputClass} />
+            <input id={fieldId('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" required aria-invalid={errors.phone ? true : undefined} aria-describedby={describedBy('phone')} onChange={() => clearError('phone')} className={controlClass} />
           </FormField>
           <FormField id={fieldId('serviceType')} label="Service Type" isRequired error={errors.serviceType}>
-            <select id={fieldId('serviceType')} name="serviceType" required defaultValue="" aria-invalid={errors.serviceType ? true : undefined} aria-describedby={describedBy('serviceType')} onChange={() => clearError('serviceType')} className={inputClass}>
+            <select id={fieldId('serviceType')} name="serviceType" required defaultValue="" aria-invalid={errors.serviceType ? true : undefined} aria-describedby={describedBy('serviceType')} onChange={() => clearError('serviceType')} className={controlClass}>
               <option value="" disabled>
                 Select a service
               </option>
@@ -207,14 +183,14 @@ export function EstimateForm({ submitLabel = 'Get My Free Estimate', heading }: 
           </FormField>
           <div className="sm:col-span-2">
             <FormField id={fieldId('address')} label="Service Address" isRequired error={errors.address}>
-              <input id={fieldId('address')} name="address" autoComplete="street-address" required placeholder="Street, city, ZIP" aria-invalid={errors.address ? true : undefined} aria-describedby={describedBy('address')} onChange={() => clearError('address')} className={inputClass} />
+              <input id={fieldId('address')} name="address" autoComplete="street-address" required placeholder="Street, city, ZIP" aria-invalid={errors.address ? true : undefined} aria-describedby={describedBy('address')} onChange={() => clearError('address')} className={controlClass} />
             </FormField>
           </div>
           <FormField id={fieldId('preferredDate')} label="Preferred Date" error={errors.preferredDate}>
-            <input id={fieldId('preferredDate')} name="preferredDate" type="date" min={today} aria-invalid={errors.preferredDate ? true : undefined} aria-describedby={describedBy('preferredDate')} onChange={() => clearError('preferredDate')} className={inputClass} />
+            <input id={fieldId('preferredDate')} name="preferredDate" type="date" min={today} aria-invalid={errors.preferredDate ? true : undefined} aria-describedby={describedBy('preferredDate')} onChange={() => clearError('preferredDate')} className={controlClass} />
           </FormField>
           <FormField id={fieldId('preferredTime')} label="Preferred Time" error={errors.preferredTime}>
-            <select id={fieldId('preferredTime')} name="preferredTime" defaultValue="" onChange={() => clearError('preferredTime')} className={inputClass}>
+            <select id={fieldId('preferredTime')} name="preferredTime" defaultValue="" onChange={() => clearError('preferredTime')} className={controlClass}>
               <option value="">No preference</option>
               {estimateTimePreferences.map((time) => (
                 <option key={time} value={time}>
@@ -225,7 +201,7 @@ export function EstimateForm({ submitLabel = 'Get My Free Estimate', heading }: 
           </FormField>
           <div className="sm:col-span-2">
             <FormField id={fieldId('description')} label="Tell us about your project" error={errors.description}>
-              <textarea id={fieldId('description')} name="description" rows={4} aria-invalid={errors.description ? true : undefined} aria-describedby={describedBy('description')} onChange={() => clearError('description')} className={inputClass} />
+              <textarea id={fieldId('description')} name="description" rows={4} aria-invalid={errors.description ? true : undefined} aria-describedby={describedBy('description')} onChange={() => clearError('description')} className={controlClass} />
             </FormField>
           </div>
           {/* Honeypot: invisible to people and screen readers; bots fill it in. */}
