@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { descriptionSchema } from './contact.ts';
+import { isValidIsoDate } from './dates.ts';
+import {
+  workOrderPriorities,
+  workOrderServiceTypes,
+  workOrderStatuses,
+  workOrderTimePreferences,
+  type WorkOrderStatus,
+} from './enums.ts';
+
+// Work orders (spec 000 sections 2-5, 7-9): the status flow, the schedule rule, the schemas and
+// the screens' exact words. One place for the server, the screens and the tests.
+
+export const workOrderMessages = {
+  createFailed: 'Error creating work order',
+  unexpected: 'An error occurred',
+  created: 'Work order created successfully!',
+  selectCustomer: 'Please select a customer or create a new one',
+  listUpdateFailed: 'Error updating status',
+  listUnexpected: 'An unexpected error occurred',
+  statusUpdateFailed: (message: string) => `Error updating status: ${message}`,
+  notesUpdateFailed: (message: string) => `Error updating notes: ${message}`,
+  scheduleFailed: (message: string) => `Error scheduling work order: ${message}`,
+  scheduled: 'Work order scheduled successfully!',
+  scheduleNeedsDateAndTime: 'Please select both date and time',
+  notFound: 'Work Order Not Found',
+  searchPlaceholder: 'Search by work order #, customer, or description...',
+  noMatches: 'No work orders match your filters',
+  noneYet: 'No work orders found. Create your first work order!',
+  loading: 'Loading work orders...',
+  conflict: 'Someone else changed this work order since you opened it. Review the current values and try again.',
+} as const;
+
+export const workOrderStatusFilters = ['all', ...workOrderStatuses] as const;
+
+/** Spec 000 section 5: the work-order form's own time windows. */
+export const workOrderTimePreferenceLabels: Record<(typeof workOrderTimePreferences)[number], string> = {
+  morning: 'Morning (8AM-12PM)',
+  afternoon: 'Afternoon (12PM-5PM)',
+  anytime: 'Anytime',
+};
+
+/**
+ * Spec 000 section 4, detail screen: pending → in-progress (start) or scheduled (schedule modal);
+ * scheduled → in-progress; in-progress → completed; any status but completed or cancelled →
+ * cancelled. The list offers only pending → in-progress and in-progress → completed.
+ */
+export const allowedTransitions: Record<WorkOrderStatus, readonly WorkOrderStatus[]> = {
+  pending: ['in-progress', 'scheduled', 'cancelled'],
+  scheduled: ['in-progress', 'cancelled'],
+  'in-progress': ['completed', 'cancelled'],
+  completed: [],
+  cancelled: [],
+};
+export const listTransitions: Partial<Record<WorkOrderStatus, WorkOrderStatus>> = { pending: 'in-progress', 'in-progress': 'completed' };
+
+export function canTransition(from: WorkOrderStatus, to: WorkOrderStatus): boolean {
+  return allowedTransitions[from].includes(to);
+}
+
+/** Spec 000 section 5: offered start times (24 h) and durations (hours; 8 is 'Full day'). */
+export const scheduleStartTimes = ['08:00', '09:00', '10:00', '11:00', '13:00', '14:00', '15:00', '16:00'] as const;
+export const scheduleDurations = [1, 2, 3, 4, 8] as const;
+export const defaultScheduleDurationHours = 2;
+
+/** End time = start time + the duration in whole hours ('HH:MM'). */
+export function scheduleEndTime(start: string, durationHours: number): string {
+  const [hours, minutes] = start.split(':').map(Number) as [number, number];
+  const end = hours + durationHours;
+  return `${String(end).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
+}
+
+const isoDate = z.string().refine(isValidIsoDate, 'Please enter a valid date');
+/** The version an edit was based on: the work order's updated_at as the client last saw it. */
+const expectedUpdatedAt = z.iso.datetime({ offset: true });
+
+export const workOrderListQuerySchema = z.object({
+  status: z.enum(workOrderStatusFilters).default('all'),
+  search: z.string().trim().max(200).default(''),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+/** New work order (spec 000 section 5). Defaults: today, morning, repair, normal. */
+export function workOrderCreateSchema(today: string) {
+  return z.object({
+    customerId: z.uuid({ error: workOrderMessages.selectCustomer }),
+    title: z.string().trim().min(1, 'Title is required').max(200),
+    serviceType: z.enum(workOrderServiceTypes, { error: 'Service type is required' }).default('repair'),
+    priority: z.enum(workOrderPriorities, { error: 'Priority is required' }).default('normal'),
+    serviceDate: isoDate.default(today),
+    timePreference: z.enum(workOrderTimePreferences, { error: 'Time preference is required' }).default('morning'),
+    description: z.string().trim().min(1, 'Description is required').max(5000),
+    notes: descriptionSchema,
+    technicianId: z.preprocess((value) => (value === '' ? null : value), z.uuid().nullable()).default(null),
+  });
+}
+export type WorkOrderCreateInput = z.input<ReturnType<typeof workOrderCreateSchema>>;
+
+export const workOrderStatusChangeSchema = z.object({
+  status: z.enum(workOrderStatuses),
+  expectedUpdatedAt,
+});
+
+export const workOrderNotesSchema = z.object({
+  notes: z.string().max(10_000),
+  expectedUpdatedAt,
+});
+
+/** The schedule modal: date (not before today) and start time required; duration 1-4 or 8 hours. */
+export function workOrderScheduleSchema(today: string) {
+  return z.object({
+    date: isoDate.refine((date) => date >= today, 'The date cannot be in the past'),
+    startTime: z.enum(scheduleStartTimes, { error: workOrderMessages.scheduleNeedsDateAndTime }),
+    durationHours: z.coerce
+      .number()
+      .refine((hours) => (scheduleDurations as readonly number[]).includes(hours), 'Choose a duration from the list')
+      .default(defaultScheduleDurationHours),
+    technicianId: z.preprocess((value) => (value === '' ? null : value), z.uuid().nullable()).default(null),
+    specialInstructions: z.preprocess((value) => (value === '' ? null : value), z.string().trim().max(2000).nullable()).default(null),
+    expectedUpdatedAt,
+  });
+}
+
+export type WorkOrderListItem = {
+  id: string;
+  workOrderNumber: string;
+  title: string;
+  description: string;
+  status: WorkOrderStatus;
+  priority: (typeof workOrderPriorities)[number];
+  serviceType: (typeof workOrderServiceTypes)[number];
+  serviceDate: string;
+  updatedAt: string;
+  customer: { id: string; name: string; phone: string; address: string };
+};
+export type WorkOrderListResponse = { workOrders: WorkOrderListItem[]; total: number; page: number; pageSize: number };
+
+export type Technician = { id: string; name: string; color: string; active: boolean };
