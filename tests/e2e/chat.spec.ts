@@ -52,10 +52,21 @@ async function openScheduleForm(chat: Locator): Promise<Locator> {
   return form;
 }
 
+/**
+ * Each booking gets its own phone and e-mail: the server finds returning customers by either, so
+ * journeys running side by side on one database must not look like the same person.
+ */
+function uniqueContact(): { phone: string; email: string } {
+  const digits = String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0');
+  // 7xx exchanges: never the demo data's 555 numbers.
+  return { phone: `(843) 7${digits.slice(1, 3)}-${digits.slice(3)}`, email: `chat.${digits}@example.com` };
+}
+
 async function fillValidBooking(form: Locator, name: string): Promise<void> {
+  const contact = uniqueContact();
   await form.getByLabel('Name').fill(name);
-  await form.getByLabel('Phone').fill('(843) 555-0178');
-  await form.getByLabel('Email').fill('chat.customer@example.com');
+  await form.getByLabel('Phone').fill(contact.phone);
+  await form.getByLabel('Email').fill(contact.email);
   await form.getByLabel('Service Address').fill('12 Marsh Hen Ln, Bluffton, SC 29910');
   await form.getByLabel('Service Type').selectOption('repair');
   await form.getByLabel('Describe the problem').fill('Upstairs unit blows warm air.');
