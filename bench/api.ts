@@ -27,6 +27,7 @@ import { seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts'
 import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { createStaffService, hashToken } from '#server/modules/auth/auth.service.ts';
 import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
+import { createWorkOrderRepository } from '#server/modules/work-orders/work-order.repository.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
 import {
   findFreePort,
@@ -50,6 +51,8 @@ type BenchContext = {
   tokenHash: string;
   /** The demo customer with the most work orders in the data dir: the heaviest ordinary profile. */
   customerId: string;
+  /** The demo work order with the most tasks in the data dir: the heaviest ordinary detail page. */
+  workOrderId: string;
 };
 
 /** One statement an endpoint runs, written out as the driver receives it from Drizzle. */
@@ -92,6 +95,28 @@ const sessionLookup: SqlStatement = {
 
 /** The customer repository over a driver-less Drizzle: only to build queries and read their SQL. */
 const customerQueries = createCustomerRepository(drizzle.mock({ schema }) as unknown as Database).queries;
+/** The same for work orders. */
+const workOrderQueries = createWorkOrderRepository(drizzle.mock({ schema }) as unknown as Database).queries;
+
+/** The work-order list's default page size (workOrderListQuerySchema). */
+const workOrderPageSize = 25;
+/**
+ * A three-letter fragment of titles: 'tun' (tune-up) matches about 7% of the demo work orders
+ * (7,506 of 100,900), and no customer name or phone: every match is sorted to find the first page.
+ */
+const workOrderSearchText = 'tun';
+const workOrderSearchPattern = `%${workOrderSearchText}%`;
+
+const workOrderListColumns =
+  'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", "work_orders"."description", "work_orders"."status", ' +
+  '"work_orders"."priority", "work_orders"."service_type", "work_orders"."service_date", "work_orders"."updated_at", ' +
+  '"customers"."id", "customers"."name", "customers"."phone", "customers"."address"';
+const workOrderNewestFirst = 'order by "work_orders"."service_date" desc, "work_orders"."created_at" desc, "work_orders"."id" desc';
+/** WorkOrderRepository's matchingRows: title, description or number, united with the customers' name or phone. */
+const workOrderMatches =
+  '((select "id", "service_date", "created_at" from "work_orders" where ("work_orders"."title" ilike $1 or "work_orders"."description" ilike $2 or ' +
+  '"work_orders"."work_order_number" ilike $3)) union (select "id", "service_date", "created_at" from "work_orders" where "work_orders"."customer_id" in ' +
+  '(select "id" from "customers" where ("customers"."name" ilike $4 or "customers"."phone" ilike $5)))) "matching"';
 
 /**
  * A three-letter fragment as staff type it. In the demo data 'mar' matches about 15% of the
@@ -178,6 +203,106 @@ const endpoints: Endpoint[] = [
       customerQueries.equipment(customerId).toSQL(),
       customerQueries.photos(customerId).toSQL(),
       customerQueries.workOrders(customerId, 100).toSQL(),
+    ],
+  },
+  {
+    name: 'work-order list',
+    path: '/api/admin/work-orders',
+    // WorkOrderRepository.list: the first page (full), then the total.
+    sql: [
+      sessionLookup,
+      {
+        text: `${workOrderListColumns} from "work_orders" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ${workOrderNewestFirst} limit $1`,
+        params: () => [workOrderPageSize],
+        minRows: workOrderPageSize,
+      },
+      { text: 'select count(*) from "work_orders"', params: () => [], minRows: 1 },
+    ],
+    builtSql: () => [workOrderQueries.listPage('all', '', 1, workOrderPageSize).toSQL(), workOrderQueries.listTotal('all', '').toSQL()],
+  },
+  {
+    name: 'work-order list by status',
+    path: '/api/admin/work-orders?status=scheduled',
+    sql: [
+      sessionLookup,
+      {
+        text:
+          `${workOrderListColumns} from "work_orders" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ` +
+          `where "work_orders"."status" = $1 ${workOrderNewestFirst} limit $2`,
+        params: () => ['scheduled', workOrderPageSize],
+        minRows: workOrderPageSize,
+      },
+      { text: 'select count(*) from "work_orders" where "work_orders"."status" = $1', params: () => ['scheduled'], minRows: 1 },
+    ],
+    builtSql: () => [workOrderQueries.listPage('scheduled', '', 1, workOrderPageSize).toSQL(), workOrderQueries.listTotal('scheduled', '').toSQL()],
+  },
+  {
+    name: 'work-order search',
+    path: `/api/admin/work-orders?search=${workOrderSearchText}`,
+    // The page of matching ids is sorted and cut alone, then joined; the count counts the ids.
+    sql: [
+      sessionLookup,
+      {
+        text:
+          `${workOrderListColumns} from (select "id" from ${workOrderMatches} ` +
+          'order by "matching"."service_date" desc, "matching"."created_at" desc, "matching"."id" desc limit $6) "page" ' +
+          'inner join "work_orders" on "work_orders"."id" = "page"."id" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ' +
+          workOrderNewestFirst,
+        params: () => [...Array(5).fill(workOrderSearchPattern), workOrderPageSize],
+        minRows: workOrderPageSize,
+      },
+      {
+        text: `select count(*) from ${workOrderMatches}`,
+        params: () => Array(5).fill(workOrderSearchPattern),
+        minRows: 1,
+      },
+    ],
+    builtSql: () => [workOrderQueries.listPage('all', workOrderSearchText, 1, workOrderPageSize).toSQL(), workOrderQueries.listTotal('all', workOrderSearchText).toSQL()],
+  },
+  {
+    name: 'work-order detail',
+    path: ({ workOrderId }) => `/api/admin/work-orders/${workOrderId}`,
+    // WorkOrderService.detail: the work order with customer, technician and equipment; the latest report; the tasks.
+    sql: [
+      sessionLookup,
+      {
+        text:
+          'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."customer_id", "work_orders"."title", "work_orders"."description", ' +
+          '"work_orders"."notes", "work_orders"."service_type", "work_orders"."service_date", "work_orders"."time_preference", "work_orders"."priority", ' +
+          '"work_orders"."status", "work_orders"."technician_id", "work_orders"."equipment_id", "work_orders"."estimate_request_id", ' +
+          '"work_orders"."scheduled_date", "work_orders"."scheduled_start_time", "work_orders"."scheduled_end_time", "work_orders"."estimated_duration", ' +
+          '"work_orders"."special_instructions", "work_orders"."actual_start_time", "work_orders"."actual_end_time", "work_orders"."started_at", ' +
+          '"work_orders"."completed_at", "work_orders"."idempotency_key", "work_orders"."created_at", "work_orders"."updated_at", ' +
+          '"customers"."id", "customers"."name", "customers"."phone", "customers"."email", "customers"."address", "customers"."city", "customers"."state", ' +
+          '"customers"."zip", "customers"."type", "customers"."notes", "customers"."has_indoor_unit", "customers"."has_outdoor_unit", "customers"."unit_brand", ' +
+          '"customers"."unit_model", "customers"."unit_serial", "customers"."install_date", "customers"."refrigerant_type", "customers"."tonnage", ' +
+          '"customers"."latitude", "customers"."longitude", "customers"."geocoding_status", "customers"."geocoded_at", "customers"."formatted_address", ' +
+          '"customers"."geocoding_error", "customers"."geocoding_accuracy", "customers"."created_at", "customers"."updated_at", ' +
+          '"technicians"."id", "technicians"."name", "technicians"."color", "equipment"."id", "equipment"."equipment_type", "equipment"."location", ' +
+          '"equipment"."brand", "equipment"."model", "equipment"."serial_number", "equipment"."warranty_status" from "work_orders" ' +
+          'inner join "customers" on "customers"."id" = "work_orders"."customer_id" left join "technicians" on "technicians"."id" = "work_orders"."technician_id" ' +
+          'left join "equipment" on "equipment"."id" = "work_orders"."equipment_id" where "work_orders"."id" = $1',
+        params: ({ workOrderId }) => [workOrderId],
+        minRows: 1,
+      },
+      {
+        text:
+          'select "id", "work_order_id", "mca", "mocp", "temp_split", "static_pressure", "inspection_items", "created_at" from "inspection_reports" ' +
+          'where "inspection_reports"."work_order_id" = $1 order by "inspection_reports"."created_at" desc, "inspection_reports"."id" desc limit $2',
+        params: ({ workOrderId }) => [workOrderId, 1],
+      },
+      {
+        text:
+          'select "id", "work_order_id", "task_name", "status", "time_spent_minutes", "created_at" from "work_order_tasks" ' +
+          'where "work_order_tasks"."work_order_id" = $1 order by "work_order_tasks"."created_at" asc, "work_order_tasks"."id" asc',
+        params: ({ workOrderId }) => [workOrderId],
+        minRows: 1,
+      },
+    ],
+    builtSql: ({ workOrderId }) => [
+      workOrderQueries.detail(workOrderId).toSQL(),
+      workOrderQueries.latestInspection(workOrderId).toSQL(),
+      workOrderQueries.tasks(workOrderId).toSQL(),
     ],
   },
 ];
@@ -359,7 +484,11 @@ async function measureDriverCeilings(dataDir: string, options: Options): Promise
       [benchBookingSession],
     );
     if (!busiest) throw new Error(`No work orders in ${dataDir}; run with --work-orders > 0.`);
-    context = { tokenHash, customerId: busiest.customer_id };
+    const [mostTasks] = await handle.query<{ work_order_id: string }>(
+      'select work_order_id from work_order_tasks group by work_order_id order by count(*) desc, work_order_id limit 1',
+    );
+    if (!mostTasks) throw new Error(`No work order tasks in ${dataDir}; run with --reseed.`);
+    context = { tokenHash, customerId: busiest.customer_id, workOrderId: mostTasks.work_order_id };
 
     for (const endpoint of endpoints) {
       assertSqlIsCurrent(endpoint, context);

@@ -21,6 +21,8 @@ import { createEstimateService } from './modules/estimates/estimate.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { notificationRoutes } from './modules/notifications/notification.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
+import { workOrderRoutes } from './modules/work-orders/work-order.routes.ts';
+import { createWorkOrderService } from './modules/work-orders/work-order.service.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSessionGuard } from './plugins/session.ts';
@@ -77,6 +79,10 @@ export async function buildApp({ config, database, logger, serveClient = true }:
   await app.register(notificationRoutes, { db: database.db });
   await app.register(customerRoutes, {
     customers: createCustomerService({ db: database.db, storage: createObjectStorage(config), log: app.log }),
+  });
+  await app.register(workOrderRoutes, {
+    workOrders: createWorkOrderService({ db: database.db, timeZone: config.businessTimeZone }),
+    timeZone: config.businessTimeZone,
   });
   await app.register(chatRoutes, {
     chat,

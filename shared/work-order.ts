@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { descriptionSchema } from './contact.ts';
+import { customerInputSchema, type Customer } from './customer.ts';
 import { isValidIsoDate } from './dates.ts';
 import {
   workOrderPriorities,
@@ -30,6 +31,14 @@ export const workOrderMessages = {
   noneYet: 'No work orders found. Create your first work order!',
   loading: 'Loading work orders...',
   conflict: 'Someone else changed this work order since you opened it. Review the current values and try again.',
+  /** The API's 404 for an unknown or malformed id. */
+  notFoundApi: 'Work order not found',
+  taskNotFound: 'Task not found',
+  technicianUnavailable: 'Choose an active technician',
+  scheduleOnlyOpen: 'Only a pending or scheduled work order can be scheduled.',
+  scheduleTooLate: 'The appointment must end by 7:00 PM. Choose an earlier start time or a shorter duration.',
+  transitionRefused: (from: WorkOrderStatus, to: WorkOrderStatus) =>
+    from === to ? `The work order is already ${from}.` : `A ${from} work order cannot be moved to ${to}.`,
 } as const;
 
 export const workOrderStatusFilters = ['all', ...workOrderStatuses] as const;
@@ -69,6 +78,14 @@ export function scheduleEndTime(start: string, durationHours: number): string {
   const [hours, minutes] = start.split(':').map(Number) as [number, number];
   const end = hours + durationHours;
   return `${String(end).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
+}
+
+/** The calendar's last slot ends at 19:00: an appointment may not end later (16:00 + 8 h is refused). */
+export const scheduleLatestEndTime = '19:00';
+
+/** Whether start + duration ends by the calendar's last slot ('HH:MM' compares as text). */
+export function scheduleFitsDay(start: string, durationHours: number): boolean {
+  return scheduleEndTime(start, durationHours) <= scheduleLatestEndTime;
 }
 
 const isoDate = z.string().refine(isValidIsoDate, 'Please enter a valid date');
@@ -120,7 +137,7 @@ export function workOrderScheduleSchema(today: string) {
     technicianId: z.preprocess((value) => (value === '' ? null : value), z.uuid().nullable()).default(null),
     specialInstructions: z.preprocess((value) => (value === '' ? null : value), z.string().trim().max(2000).nullable()).default(null),
     expectedUpdatedAt,
-  });
+  }).refine((value) => scheduleFitsDay(value.startTime, value.durationHours), { message: workOrderMessages.scheduleTooLate, path: ['durationHours'] });
 }
 
 export type WorkOrderListItem = {
@@ -138,3 +155,106 @@ export type WorkOrderListItem = {
 export type WorkOrderListResponse = { workOrders: WorkOrderListItem[]; total: number; page: number; pageSize: number };
 
 export type Technician = { id: string; name: string; color: string; active: boolean };
+
+/** New work order with a new customer (the inline form): both are created in one transaction. */
+export function workOrderCreateWithCustomerSchema(today: string) {
+  return workOrderCreateSchema(today).omit({ customerId: true }).extend({ customer: customerInputSchema });
+}
+export type WorkOrderCreateWithCustomerInput = z.input<ReturnType<typeof workOrderCreateWithCustomerSchema>>;
+
+export const workOrderTaskStatuses = ['pending', 'completed'] as const;
+const timeSpentMinutes = z.number().int().min(0).max(100_000).nullable();
+
+export const workOrderTaskCreateSchema = z.object({
+  taskName: z.string().trim().min(1, 'Task name is required').max(200),
+  status: z.enum(workOrderTaskStatuses).default('pending'),
+  timeSpentMinutes: timeSpentMinutes.default(null),
+});
+
+export const workOrderTaskUpdateSchema = z
+  .object({ status: z.enum(workOrderTaskStatuses).optional(), timeSpentMinutes: timeSpentMinutes.optional() })
+  .refine((value) => value.status !== undefined || value.timeSpentMinutes !== undefined, 'Nothing to update');
+
+/** Readings fit their columns: numeric(6,1), numeric(6,1), numeric(5,1), numeric(5,2). */
+const reading = (max: number) => z.number().min(-max).max(max).nullable().default(null);
+
+export const inspectionReportSchema = z.object({
+  mca: reading(99_999),
+  mocp: reading(99_999),
+  tempSplit: reading(9_999),
+  staticPressure: reading(999),
+  inspectionItems: z
+    .array(z.string().regex(/^[a-z0-9]+(?:_[a-z0-9]+)*$/, 'Inspection items are snake_case tags'))
+    .max(100)
+    .default([]),
+});
+
+/** A work order with every column (the detail screen and the answers of every change). */
+export type WorkOrder = {
+  id: string;
+  workOrderNumber: string;
+  customerId: string;
+  title: string;
+  description: string;
+  notes: string | null;
+  serviceType: (typeof workOrderServiceTypes)[number];
+  serviceDate: string;
+  timePreference: (typeof workOrderTimePreferences)[number];
+  priority: (typeof workOrderPriorities)[number];
+  status: WorkOrderStatus;
+  technicianId: string | null;
+  equipmentId: string | null;
+  estimateRequestId: string | null;
+  scheduledDate: string | null;
+  /** 'HH:MM:SS' as PostgreSQL prints a time. */
+  scheduledStartTime: string | null;
+  scheduledEndTime: string | null;
+  estimatedDuration: number | null;
+  specialInstructions: string | null;
+  actualStartTime: string | null;
+  actualEndTime: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type WorkOrderTask = {
+  id: string;
+  workOrderId: string;
+  taskName: string;
+  status: string;
+  timeSpentMinutes: number | null;
+  createdAt: string;
+};
+
+export type InspectionReport = {
+  id: string;
+  workOrderId: string;
+  mca: number | null;
+  mocp: number | null;
+  tempSplit: number | null;
+  staticPressure: number | null;
+  inspectionItems: string[];
+  createdAt: string;
+};
+
+export type WorkOrderEquipment = {
+  id: string;
+  equipmentType: string;
+  location: string | null;
+  brand: string | null;
+  model: string | null;
+  serialNumber: string | null;
+  warrantyStatus: string | null;
+};
+
+export type WorkOrderDetailResponse = {
+  workOrder: WorkOrder;
+  customer: Customer;
+  technician: { id: string; name: string; color: string } | null;
+  equipment: WorkOrderEquipment | null;
+  inspectionReport: InspectionReport | null;
+  tasks: WorkOrderTask[];
+  timeline: { createdAt: string; scheduledAt: string | null; startedAt: string | null; completedAt: string | null };
+};

@@ -1,0 +1,211 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Customer, CustomerEquipment, CustomerListItem, CustomerValues } from '#shared/customer.ts';
+import type { WorkOrderPriority, WorkOrderServiceType, WorkOrderStatus } from '#shared/enums.ts';
+import type { Technician, WorkOrderListResponse, workOrderStatusFilters } from '#shared/work-order.ts';
+import { ApiError, apiFetch } from '#client/lib/api.ts';
+
+export const workOrderPageSize = 25;
+
+export type WorkOrderStatusFilter = (typeof workOrderStatusFilters)[number];
+export type WorkOrderListParams = { status: WorkOrderStatusFilter; search: string; page: number; pageSize?: number };
+
+/** A work order as the detail screen reads it (GET /api/admin/work-orders/:id). */
+export type WorkOrder = {
+  id: string;
+  workOrderNumber: string | null;
+  customerId: string;
+  title: string;
+  description: string;
+  notes: string | null;
+  serviceType: WorkOrderServiceType | string;
+  serviceDate: string;
+  timePreference: string;
+  priority: WorkOrderPriority | string;
+  status: WorkOrderStatus;
+  technicianId: string | null;
+  equipmentId: string | null;
+  scheduledDate: string | null;
+  scheduledStartTime: string | null;
+  scheduledEndTime: string | null;
+  estimatedDuration: number | null;
+  specialInstructions: string | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type InspectionReport = {
+  id: string;
+  mca: number | null;
+  mocp: number | null;
+  tempSplit: number | null;
+  staticPressure: number | null;
+  inspectionItems: string[];
+  createdAt: string;
+};
+
+export type WorkOrderTask = { id: string; taskName: string; status: string; timeSpentMinutes: number | null; createdAt: string };
+
+export type WorkOrderDetailResponse = {
+  workOrder: WorkOrder;
+  customer: Customer;
+  technician: Pick<Technician, 'id' | 'name'> | null;
+  equipment: CustomerEquipment | null;
+  inspectionReport: InspectionReport | null;
+  tasks: WorkOrderTask[];
+  timeline: { createdAt: string; scheduledAt?: string | null; startedAt: string | null; completedAt: string | null };
+};
+
+/** The work order fields of the new work order form (the body of POST /api/admin/work-orders). */
+export type WorkOrderFields = {
+  title: string;
+  serviceType: string;
+  priority: string;
+  serviceDate: string;
+  timePreference: string;
+  description: string;
+  notes: string;
+};
+export type WorkOrderCreateBody = WorkOrderFields & ({ customerId: string } | { customer: CustomerValues });
+
+export type ScheduleBody = {
+  date: string;
+  startTime: string;
+  durationHours: number;
+  technicianId: string | null;
+  specialInstructions: string | null;
+  expectedUpdatedAt: string;
+};
+
+export type InspectionReportBody = {
+  mca: number | null;
+  mocp: number | null;
+  tempSplit: number | null;
+  staticPressure: number | null;
+  inspectionItems: string[];
+};
+
+export type TaskBody = { taskName: string; status: string; timeSpentMinutes: number | null };
+
+/** Query keys of everything work-order shaped. */
+export const workOrderKeys = {
+  all: ['work-orders'] as const,
+  lists: () => [...workOrderKeys.all, 'list'] as const,
+  list: (params: WorkOrderListParams) =>
+    [...workOrderKeys.lists(), { status: params.status, search: params.search, page: params.page, pageSize: params.pageSize ?? workOrderPageSize }] as const,
+  details: () => [...workOrderKeys.all, 'detail'] as const,
+  detail: (id: string) => [...workOrderKeys.details(), id] as const,
+  technicians: () => ['technicians', 'active'] as const,
+  customerLookup: (q: string) => ['customers', 'lookup', q] as const,
+};
+
+const workOrdersPath = '/api/admin/work-orders';
+const workOrderPath = (id: string) => `${workOrdersPath}/${encodeURIComponent(id)}`;
+
+export function workOrderListQuery(params: WorkOrderListParams) {
+  const search = new URLSearchParams({
+    status: params.status,
+    search: params.search,
+    page: String(params.page),
+    pageSize: String(params.pageSize ?? workOrderPageSize),
+  });
+  return queryOptions({
+    queryKey: workOrderKeys.list(params),
+    queryFn: ({ signal }) => apiFetch<WorkOrderListResponse>(`${workOrdersPath}?${search}`, { signal }),
+  });
+}
+
+export function workOrderDetailQuery(id: string) {
+  return queryOptions({
+    queryKey: workOrderKeys.detail(id),
+    queryFn: ({ signal }) => apiFetch<WorkOrderDetailResponse>(workOrderPath(id), { signal }),
+    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
+  });
+}
+
+export function useWorkOrderList(params: WorkOrderListParams) {
+  return useQuery({ ...workOrderListQuery(params), placeholderData: keepPreviousData });
+}
+
+export function useWorkOrderDetail(id: string) {
+  return useQuery(workOrderDetailQuery(id));
+}
+
+export function useActiveTechnicians() {
+  return useQuery({
+    queryKey: workOrderKeys.technicians(),
+    queryFn: ({ signal }) => apiFetch<{ technicians: Technician[] }>('/api/admin/technicians?active=true', { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** The picker: name or phone, at least 2 characters (the caller only enables it then). */
+export function useCustomerLookup(q: string) {
+  return useQuery({
+    queryKey: workOrderKeys.customerLookup(q),
+    queryFn: ({ signal }) => apiFetch<{ customers: CustomerListItem[] }>(`/api/admin/customers/lookup?${new URLSearchParams({ q })}`, { signal }),
+    enabled: q.length >= 2,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCreateWorkOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: WorkOrderCreateBody) => apiFetch<{ workOrder: { id: string; workOrderNumber: string | null } }>(workOrdersPath, { method: 'POST', body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['customers'] }).then(() => queryClient.invalidateQueries({ queryKey: workOrderKeys.lists() })),
+  });
+}
+
+/** Status change from the list or the detail screen; the version the user saw goes along. */
+export function useChangeWorkOrderStatus() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, status, expectedUpdatedAt }: { id: string; status: WorkOrderStatus; expectedUpdatedAt: string }) =>
+      apiFetch<{ workOrder: WorkOrder }>(`${workOrderPath(id)}/status`, { method: 'POST', body: { status, expectedUpdatedAt } }),
+    onSettled: (_data, _error, { id }) =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: workOrderKeys.lists() }), queryClient.invalidateQueries({ queryKey: workOrderKeys.detail(id) })]),
+  });
+}
+
+function useDetailMutation<Variables>(id: string, request: (variables: Variables) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: request,
+    onSettled: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: workOrderKeys.detail(id) }), queryClient.invalidateQueries({ queryKey: workOrderKeys.lists() })]),
+  });
+}
+
+export function useUpdateWorkOrderNotes(id: string) {
+  return useDetailMutation(id, (body: { notes: string; expectedUpdatedAt: string }) =>
+    apiFetch<{ workOrder: WorkOrder }>(`${workOrderPath(id)}/notes`, { method: 'PUT', body }),
+  );
+}
+
+export function useScheduleWorkOrder(id: string) {
+  return useDetailMutation(id, (body: ScheduleBody) => apiFetch<{ workOrder: WorkOrder }>(`${workOrderPath(id)}/schedule`, { method: 'POST', body }));
+}
+
+export function useAddWorkOrderTask(id: string) {
+  return useDetailMutation(id, (body: TaskBody) => apiFetch<unknown>(`${workOrderPath(id)}/tasks`, { method: 'POST', body }));
+}
+
+export function useUpdateWorkOrderTask(id: string) {
+  return useDetailMutation(id, ({ taskId, ...body }: Partial<TaskBody> & { taskId: string }) =>
+    apiFetch<unknown>(`${workOrderPath(id)}/tasks/${encodeURIComponent(taskId)}`, { method: 'PATCH', body }),
+  );
+}
+
+export function useAddInspectionReport(id: string) {
+  return useDetailMutation(id, (body: InspectionReportBody) => apiFetch<unknown>(`${workOrderPath(id)}/inspection-reports`, { method: 'POST', body }));
+}
+
+export function isConflict(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409;
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}

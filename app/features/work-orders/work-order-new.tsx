@@ -1,0 +1,370 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { customerMessages, type CustomerListItem, type CustomerValues } from '#shared/customer.ts';
+import { todayIn } from '#shared/dates.ts';
+import { workOrderPriorities, workOrderServiceTypes, workOrderTimePreferences } from '#shared/enums.ts';
+import { workOrderCreateSchema, workOrderMessages, workOrderTimePreferenceLabels } from '#shared/work-order.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
+import { useCustomerProfile } from '#client/features/customers/api.ts';
+import { CustomerForm } from '#client/features/customers/customer-form.tsx';
+import { cityLine } from '#client/features/customers/labels.ts';
+import { ApiError } from '#client/lib/api.ts';
+import { company } from '#client/lib/company.ts';
+import { useCreateWorkOrder, useCustomerLookup, type WorkOrderFields } from './api.ts';
+import { serviceTypeLabel, priorityLabel, workOrderListPath } from './labels.ts';
+import type { WorkOrderListLocationState } from './work-order-list.tsx';
+
+type FieldName = keyof WorkOrderFields;
+type FieldErrors = Partial<Record<FieldName, string>>;
+const fieldOrder: readonly FieldName[] = ['title', 'serviceType', 'priority', 'serviceDate', 'timePreference', 'description', 'notes'];
+
+type PickedCustomer = Pick<CustomerListItem, 'id' | 'name'> & Partial<CustomerListItem>;
+
+/**
+ * New work order (spec 000 sections 2 and 5): pick a customer (or preselect one with ?customer=),
+ * or add a new one inline (sent with the work order in one request, one transaction), then the
+ * work order details. Success goes to the list with the spec's message.
+ */
+export function NewWorkOrder({ preselectedCustomerId }: { preselectedCustomerId?: string }) {
+  const navigate = useNavigate();
+  const create = useCreateWorkOrder();
+  const idPrefix = useId();
+  const fieldId = (name: FieldName) => `${idPrefix}-${name}`;
+  const today = todayIn(company.timeZone);
+  const [mode, setMode] = useState<'pick' | 'new'>('pick');
+  const [picked, setPicked] = useState<PickedCustomer>();
+  const [values, setValues] = useState<WorkOrderFields>({
+    title: '',
+    serviceType: 'repair',
+    priority: 'normal',
+    serviceDate: today,
+    timePreference: 'morning',
+    description: '',
+    notes: '',
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string>();
+  const [focusRequest, setFocusRequest] = useState<{ field: FieldName }>();
+  const alertRef = useRef<HTMLDivElement>(null);
+
+  const preselected = useCustomerProfile(preselectedCustomerId ?? '', { enabled: Boolean(preselectedCustomerId) });
+  const preselectedCustomer = preselected.data?.customer;
+  const [appliedPreselection, setAppliedPreselection] = useState<string>();
+  if (preselectedCustomer && appliedPreselection !== preselectedCustomer.id) {
+    setAppliedPreselection(preselectedCustomer.id);
+    setPicked(preselectedCustomer);
+  }
+
+  useEffect(() => {
+    if (focusRequest) document.getElementById(`${idPrefix}-${focusRequest.field}`)?.focus();
+  }, [focusRequest, idPrefix]);
+
+  useEffect(() => {
+    if (formError) alertRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [formError]);
+
+  function update(name: FieldName, value: string) {
+    setValues((current) => ({ ...current, [name]: value }));
+    setErrors((current) => (current[name] ? { ...current, [name]: undefined } : current));
+  }
+
+  /** The work order fields, checked with the shared schema (the customer id is checked apart). */
+  function validate(): WorkOrderFields | undefined {
+    const result = workOrderCreateSchema(today).omit({ customerId: true }).safeParse(values);
+    if (result.success) {
+      setErrors({});
+      return values;
+    }
+    const next: FieldErrors = {};
+    for (const issue of result.error.issues) {
+      const field = issue.path[0] as FieldName;
+      if (fieldOrder.includes(field) && !next[field]) next[field] = issue.message;
+    }
+    setErrors(next);
+    const first = fieldOrder.find((name) => next[name]);
+    if (first) setFocusRequest({ field: first });
+    return undefined;
+  }
+
+  async function send(body: Parameters<typeof create.mutateAsync>[0]) {
+    const { workOrder } = await create.mutateAsync(body);
+    const number = workOrder.workOrderNumber ? ` (${workOrder.workOrderNumber})` : '';
+    await navigate(workOrderListPath, { state: { message: `${workOrderMessages.created}${number}` } satisfies WorkOrderListLocationState });
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFormError(undefined);
+    if (!picked) {
+      setFormError(workOrderMessages.selectCustomer);
+      return;
+    }
+    const fields = validate();
+    if (!fields) return;
+    try {
+      await send({ ...fields, customerId: picked.id });
+    } catch (error) {
+      setFormError(error instanceof ApiError && error.code !== 'NETWORK' ? `${workOrderMessages.createFailed}: ${error.message}` : workOrderMessages.unexpected);
+    }
+  }
+
+  /**
+   * Inline customer: the CustomerForm validates its part; the work order part is checked here.
+   * Which part failed decides the form's message ('Error creating customer' for the customer).
+   */
+  const failedPart = useRef<'customer' | 'workOrder'>('workOrder');
+  async function onSubmitWithNewCustomer(customer: CustomerValues) {
+    setFormError(undefined);
+    const fields = validate();
+    if (!fields) {
+      failedPart.current = 'workOrder';
+      throw new ApiError(400, 'VALIDATION_FAILED', 'Please check the work order details.');
+    }
+    try {
+      await send({ ...fields, customer });
+    } catch (error) {
+      failedPart.current = mentionsCustomer(error) ? 'customer' : 'workOrder';
+      throw error;
+    }
+  }
+
+  const workOrderFields = (
+    <fieldset className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+      <legend className="px-1 text-lg font-semibold text-slate-900">Work Order Details</legend>
+      <FormField id={fieldId('title')} label="Title" isRequired error={errors.title}>
+        <input
+          id={fieldId('title')}
+          value={values.title}
+          onChange={(event) => update('title', event.target.value)}
+          required
+          maxLength={200}
+          className={controlClass}
+          {...errorAttributes(fieldId('title'), errors.title)}
+        />
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField id={fieldId('serviceType')} label="Service Type" isRequired error={errors.serviceType}>
+          <select id={fieldId('serviceType')} value={values.serviceType} onChange={(event) => update('serviceType', event.target.value)} required className={controlClass} {...errorAttributes(fieldId('serviceType'), errors.serviceType)}>
+            {workOrderServiceTypes.map((value) => (
+              <option key={value} value={value}>
+                {serviceTypeLabel(value)}
+              </option>
+            ))}
+          </select>
+        </FormField>
+        <FormField id={fieldId('priority')} label="Priority" isRequired error={errors.priority}>
+          <select id={fieldId('priority')} value={values.priority} onChange={(event) => update('priority', event.target.value)} required className={controlClass} {...errorAttributes(fieldId('priority'), errors.priority)}>
+            {workOrderPriorities.map((value) => (
+              <option key={value} value={value}>
+                {priorityLabel(value)}
+              </option>
+            ))}
+          </select>
+        </FormField>
+        <FormField id={fieldId('serviceDate')} label="Service Date" isRequired error={errors.serviceDate}>
+          <input
+            id={fieldId('serviceDate')}
+            type="date"
+            value={values.serviceDate}
+            onChange={(event) => update('serviceDate', event.target.value)}
+            required
+            className={controlClass}
+            {...errorAttributes(fieldId('serviceDate'), errors.serviceDate)}
+          />
+        </FormField>
+        <FormField id={fieldId('timePreference')} label="Time Preference" isRequired error={errors.timePreference}>
+          <select id={fieldId('timePreference')} value={values.timePreference} onChange={(event) => update('timePreference', event.target.value)} required className={controlClass} {...errorAttributes(fieldId('timePreference'), errors.timePreference)}>
+            {workOrderTimePreferences.map((value) => (
+              <option key={value} value={value}>
+                {workOrderTimePreferenceLabels[value]}
+              </option>
+            ))}
+          </select>
+        </FormField>
+      </div>
+      <FormField id={fieldId('description')} label="Description (Required)" error={errors.description}>
+        <textarea
+          id={fieldId('description')}
+          value={values.description}
+          onChange={(event) => update('description', event.target.value)}
+          required
+          rows={4}
+          maxLength={5000}
+          className={controlClass}
+          {...errorAttributes(fieldId('description'), errors.description)}
+        />
+      </FormField>
+      <FormField id={fieldId('notes')} label="Notes" error={errors.notes}>
+        <textarea id={fieldId('notes')} value={values.notes} onChange={(event) => update('notes', event.target.value)} rows={3} className={controlClass} {...errorAttributes(fieldId('notes'), errors.notes)} />
+      </FormField>
+    </fieldset>
+  );
+
+  return (
+    <section aria-labelledby="new-work-order-title" className="mx-auto max-w-4xl space-y-6">
+      <nav aria-label="Breadcrumb">
+        <Link to={workOrderListPath} className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline">
+          <span aria-hidden="true">←</span> Work Orders
+        </Link>
+      </nav>
+      <div>
+        <h1 id="new-work-order-title" className="text-2xl font-bold text-slate-900">
+          New Work Order
+        </h1>
+        <p className="mt-1 text-sm text-slate-600">Choose the customer, then describe the job.</p>
+      </div>
+
+      <section aria-labelledby="customer-section-title" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="customer-section-title" className="text-lg font-semibold text-slate-900">
+            Customer
+          </h2>
+          {mode === 'pick' ? (
+            <Button variant="secondary" size="sm" onClick={() => { setMode('new'); setFormError(undefined); }}>
+              Add New Customer
+            </Button>
+          ) : (
+            <Button variant="secondary" size="sm" onClick={() => setMode('pick')}>
+              Select Existing Customer
+            </Button>
+          )}
+        </div>
+        {mode === 'pick' ? (
+          <CustomerPicker
+            picked={picked}
+            isLoadingPreselection={Boolean(preselectedCustomerId) && preselected.isPending}
+            onPick={(customer) => {
+              setPicked(customer);
+              setFormError(undefined);
+            }}
+            onClear={() => setPicked(undefined)}
+          />
+        ) : (
+          <p className="text-sm text-slate-600">The new customer is saved together with the work order.</p>
+        )}
+      </section>
+
+      {mode === 'new' ? (
+        <CustomerForm
+          ariaLabel="New work order with a new customer"
+          headingLevel={2}
+          submitLabel={create.isPending ? 'Creating...' : 'Create Work Order'}
+          failureMessage={(message) =>
+            failedPart.current === 'customer' ? customerMessages.createFailedInWorkOrderFlow : `${workOrderMessages.createFailed}: ${message}`
+          }
+          unexpectedMessage={workOrderMessages.unexpected}
+          onSubmit={onSubmitWithNewCustomer}
+          onCancel={() => void navigate(workOrderListPath)}
+        >
+          {workOrderFields}
+        </CustomerForm>
+      ) : (
+        <form onSubmit={(event) => void onSubmit(event)} noValidate aria-label="New work order" className="space-y-6">
+          <div ref={alertRef} aria-live="assertive">
+            {formError ? <Alert>{formError}</Alert> : null}
+          </div>
+          {workOrderFields}
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Button variant="secondary" onClick={() => void navigate(workOrderListPath)}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="accent" disabled={create.isPending}>
+              {create.isPending ? 'Creating...' : 'Create Work Order'}
+            </Button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** Whether the server's refusal is about the inline customer (a problem path under "customer"). */
+function mentionsCustomer(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  if (Array.isArray(error.details)) {
+    return (error.details as { path?: unknown }[]).some((problem) => {
+      const path = Array.isArray(problem.path) ? problem.path.map(String).join('.') : String(problem.path ?? '');
+      return /(^|[./])customer([./]|$)/.test(path);
+    });
+  }
+  return /customer/i.test(error.message);
+}
+
+function CustomerPicker({
+  picked,
+  isLoadingPreselection,
+  onPick,
+  onClear,
+}: {
+  picked: PickedCustomer | undefined;
+  isLoadingPreselection: boolean;
+  onPick: (customer: CustomerListItem) => void;
+  onClear: () => void;
+}) {
+  const searchId = useId();
+  const resultsId = useId();
+  const [draft, setDraft] = useState('');
+  const [query, setQuery] = useState('');
+  useEffect(() => {
+    const timer = window.setTimeout(() => setQuery(draft.trim()), 250);
+    return () => window.clearTimeout(timer);
+  }, [draft]);
+  const lookup = useCustomerLookup(query);
+  const customers = (lookup.data?.customers ?? []).slice(0, 10);
+
+  if (picked) {
+    return (
+      <div className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-brand-100 bg-brand-50 p-3">
+        <p aria-live="polite" className="text-slate-900">
+          <span className="font-medium">Selected customer: </span>
+          <span className="font-semibold">{picked.name}</span>
+          {picked.phone ? <span className="block text-sm text-slate-700">{[picked.phone, picked.address, picked.city ? cityLine(picked as CustomerListItem) : ''].filter(Boolean).join(' · ')}</span> : null}
+        </p>
+        <Button variant="secondary" size="sm" onClick={onClear}>
+          Change Customer
+        </Button>
+      </div>
+    );
+  }
+
+  return (
+    <div>
+      {isLoadingPreselection ? <p role="status" className="mb-2 text-sm text-slate-600">Loading customer...</p> : null}
+      <label htmlFor={searchId} className="block text-sm font-medium text-slate-800">
+        Search customers by name or phone
+      </label>
+      <input
+        id={searchId}
+        type="search"
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        placeholder="At least 2 characters"
+        autoComplete="off"
+        aria-controls={resultsId}
+        className={controlClass}
+      />
+      <div id={resultsId} className="mt-2">
+        {query.length < 2 ? null : lookup.isPending ? (
+          <p role="status" className="text-sm text-slate-600">Searching...</p>
+        ) : lookup.isError ? (
+          <p role="alert" className="text-sm text-red-700">{customerMessages.unexpected}</p>
+        ) : customers.length === 0 ? (
+          <p role="status" className="text-sm text-slate-700">No customers found</p>
+        ) : (
+          <ul aria-label="Matching customers" className="divide-y divide-slate-200 rounded-md border border-slate-200">
+            {customers.map((customer) => (
+              <li key={customer.id}>
+                <button type="button" onClick={() => onPick(customer)} className="block min-h-11 w-full px-3 py-2 text-left hover:bg-brand-50 focus:bg-brand-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+                  <span className="block font-semibold text-slate-900">{customer.name}</span>
+                  <span className="block text-sm text-slate-700">{[customer.phone, customer.address].filter(Boolean).join(' · ')}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { todayIn } from '#shared/dates.ts';
+import {
+  inspectionReportSchema,
+  workOrderCreateSchema,
+  workOrderCreateWithCustomerSchema,
+  workOrderListQuerySchema,
+  workOrderNotesSchema,
+  workOrderScheduleSchema,
+  workOrderStatusChangeSchema,
+  workOrderTaskCreateSchema,
+  workOrderTaskUpdateSchema,
+} from '#shared/work-order.ts';
+import { parseOrThrow } from '#server/validation.ts';
+import type { WorkOrderService } from './work-order.service.ts';
+
+type Options = { workOrders: WorkOrderService; timeZone: string };
+type WorkOrderParams = { Params: { id: string } };
+type TaskParams = { Params: { id: string; taskId: string } };
+
+const technicianQuerySchema = z.object({ active: z.enum(['true', 'false']).optional() });
+
+/** Staff only: every /api/admin path passes the session guard (plugins/session.ts) before routing. */
+export async function workOrderRoutes(app: FastifyInstance, { workOrders, timeZone }: Options): Promise<void> {
+  app.get('/api/admin/work-orders', async (request) => workOrders.list(parseOrThrow(workOrderListQuerySchema, request.query)));
+
+  app.post('/api/admin/work-orders', async (request, reply) => {
+    const today = todayIn(timeZone);
+    const body = request.body as { customer?: unknown } | undefined;
+    // The inline form sends the new customer as an object; otherwise an existing customer's id.
+    if (body && typeof body === 'object' && body.customer !== undefined && body.customer !== null) {
+      const { customer, ...values } = parseOrThrow(workOrderCreateWithCustomerSchema(today), body);
+      const created = await workOrders.createWithCustomer(customer, values);
+      return reply.status(201).send(created);
+    }
+    const workOrder = await workOrders.create(parseOrThrow(workOrderCreateSchema(today), body));
+    return reply.status(201).send({ workOrder });
+  });
+
+  app.get<WorkOrderParams>('/api/admin/work-orders/:id', async (request) => workOrders.detail(request.params.id));
+
+  app.post<WorkOrderParams>('/api/admin/work-orders/:id/status', async (request) => {
+    const { status, expectedUpdatedAt } = parseOrThrow(workOrderStatusChangeSchema, request.body);
+    return { workOrder: await workOrders.changeStatus(request.params.id, status, expectedUpdatedAt) };
+  });
+
+  app.put<WorkOrderParams>('/api/admin/work-orders/:id/notes', async (request) => {
+    const { notes, expectedUpdatedAt } = parseOrThrow(workOrderNotesSchema, request.body);
+    return { workOrder: await workOrders.updateNotes(request.params.id, notes, expectedUpdatedAt) };
+  });
+
+  app.post<WorkOrderParams>('/api/admin/work-orders/:id/schedule', async (request) => ({
+    workOrder: await workOrders.schedule(request.params.id, parseOrThrow(workOrderScheduleSchema(todayIn(timeZone)), request.body)),
+  }));
+
+  app.post<WorkOrderParams>('/api/admin/work-orders/:id/tasks', async (request, reply) => {
+    const task = await workOrders.addTask(request.params.id, parseOrThrow(workOrderTaskCreateSchema, request.body));
+    return reply.status(201).send({ task });
+  });
+
+  app.patch<TaskParams>('/api/admin/work-orders/:id/tasks/:taskId', async (request) => ({
+    task: await workOrders.updateTask(request.params.id, request.params.taskId, parseOrThrow(workOrderTaskUpdateSchema, request.body)),
+  }));
+
+  app.post<WorkOrderParams>('/api/admin/work-orders/:id/inspection-reports', async (request, reply) => {
+    const inspectionReport = await workOrders.addInspectionReport(request.params.id, parseOrThrow(inspectionReportSchema, request.body));
+    return reply.status(201).send({ inspectionReport });
+  });
+
+  app.get('/api/admin/technicians', async (request) =>
+    workOrders.technicians(parseOrThrow(technicianQuerySchema, request.query).active === 'true'),
+  );
+}
+
