@@ -202,8 +202,13 @@ export function useAddInspectionReport(id: string) {
   return useDetailMutation(id, (body: InspectionReportBody) => apiFetch<unknown>(`${workOrderPath(id)}/inspection-reports`, { method: 'POST', body }));
 }
 
+/**
+ * Someone else changed the work order since this screen loaded it: the server answers 409 with
+ * the current values. A 409 without them is a refused move (e.g. completed → in-progress), whose
+ * own message says why.
+ */
 export function isConflict(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 409;
+  return error instanceof ApiError && error.status === 409 && Boolean((error.details as { current?: unknown } | undefined)?.current);
 }
 
 export function isNotFound(error: unknown): boolean {
