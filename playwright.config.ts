@@ -47,6 +47,8 @@ export default defineConfig({
       // Many journeys submit forms from 127.0.0.1; the per-address limit itself is tested in integration.
       PUBLIC_FORM_LIMIT: '1000',
       CHAT_MESSAGE_LIMIT: '1000',
+      // Every journey signs in from 127.0.0.1; failed attempts are still throttled per account.
+      LOGIN_RATE_LIMIT: '1000',
     },
   },
 });

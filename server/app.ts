@@ -70,7 +70,7 @@ export async function buildApp({ config, database, logger, serveClient = true }:
 
   await app.register(healthRoutes, { database });
   await app.register(siteRoutes, { company: config.company });
-  await app.register(authRoutes, { auth });
+  await app.register(authRoutes, { auth, loginLimitPerMinute: config.loginLimitPerMinute });
   await app.register(estimateRoutes, {
     estimates,
     timeZone: config.businessTimeZone,

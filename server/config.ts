@@ -38,6 +38,8 @@ const envSchema = z
     CHAT_API_KEY: z.string().optional().or(z.literal('').transform(() => undefined)),
     CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
     CHAT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+    /** Login requests allowed per address per minute (failed attempts are throttled separately). */
+    LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Chat messages allowed per address per minute. */
     CHAT_MESSAGE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Submissions of a public form (estimate, booking) allowed per address per 15 minutes. */
@@ -68,6 +70,7 @@ export type AppConfig = {
   clientDir: string;
   email: { smtpUrl: string | undefined; from: string };
   publicFormLimitPer15Minutes: number;
+  loginLimitPerMinute: number;
   chat: {
     webhookUrl: string | undefined;
     model: { url: string; key: string; name: string } | undefined;
@@ -107,6 +110,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     clientDir: path.resolve(env.CLIENT_DIR),
     email: { smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM ?? `"${env.COMPANY_NAME.replace(/"/g, '')}" <${env.COMPANY_EMAIL}>` },
     publicFormLimitPer15Minutes: env.PUBLIC_FORM_LIMIT,
+    loginLimitPerMinute: env.LOGIN_RATE_LIMIT,
     chat: {
       webhookUrl: env.CHAT_WEBHOOK_URL,
       model: env.CHAT_API_URL && env.CHAT_API_KEY ? { url: env.CHAT_API_URL.replace(/\/$/, ''), key: env.CHAT_API_KEY, name: env.CHAT_MODEL } : undefined,

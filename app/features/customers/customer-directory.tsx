@@ -1,6 +1,7 @@
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { customerCountLabel, customerMessages, type CustomerListItem } from '#shared/customer.ts';
+import { useUrlSearch } from '#client/components/ui/use-url-search.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
@@ -8,7 +9,6 @@ import { apiErrorMessage, customerPageSize, useCustomerList } from './api.ts';
 import { cityLine, customerProfilePath, customerTypeLabels, customerTypeTones, newWorkOrderPath, telHref } from './labels.ts';
 
 /** Live search waits this long after the last keystroke. */
-export const searchDebounceMs = 250;
 
 function readPage(value: string | null): number {
   const page = Number(value);
@@ -27,42 +27,17 @@ export function CustomerDirectory() {
   const [searchParams, setSearchParams] = useSearchParams();
   const location = useLocation();
   const { createdCustomerName, deletedCustomerName } = (location.state as DirectoryLocationState) ?? {};
-  const urlSearch = searchParams.get('search') ?? '';
   const page = readPage(searchParams.get('page'));
   const searchId = useId();
 
-  // The box follows the URL (back, forward, reload) and the URL follows the box after a pause.
-  const [draft, setDraft] = useState(urlSearch);
-  const [syncedSearch, setSyncedSearch] = useState(urlSearch);
-  if (syncedSearch !== urlSearch) {
-    setSyncedSearch(urlSearch);
-    // Keep what is being typed ("john " stays "john ") when the URL only caught up with it.
-    if (draft.trim() !== urlSearch.trim()) setDraft(urlSearch);
-  }
+  const { draft, setDraft, search } = useUrlSearch(searchParams, setSearchParams);
 
-  useEffect(() => {
-    if (draft.trim() === urlSearch.trim()) return;
-    const timer = window.setTimeout(() => {
-      setSearchParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (draft.trim()) next.set('search', draft.trim());
-          else next.delete('search');
-          next.delete('page');
-          return next;
-        },
-        { replace: true, preventScrollReset: true },
-      );
-    }, searchDebounceMs);
-    return () => window.clearTimeout(timer);
-  }, [draft, urlSearch, setSearchParams]);
-
-  const list = useCustomerList({ search: urlSearch.trim(), page });
+  const list = useCustomerList({ search, page });
   const total = list.data?.total ?? 0;
   const pageSize = list.data?.pageSize ?? customerPageSize;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const customers = list.data?.customers ?? [];
-  const isSearching = urlSearch.trim() !== '';
+  const isSearching = search !== '';
 
   function goToPage(next: number) {
     setSearchParams((current) => {
@@ -118,7 +93,7 @@ export function CustomerDirectory() {
           {list.isSuccess ? (
             <>
               <span>{customerCountLabel(total)}</span>
-              {isSearching ? <span className="font-normal text-slate-600"> matching “{urlSearch.trim()}”</span> : null}
+              {isSearching ? <span className="font-normal text-slate-600"> matching “{search}”</span> : null}
               {list.isPlaceholderData ? <span className="font-normal text-slate-600"> · Updating…</span> : null}
             </>
           ) : null}

@@ -1,6 +1,7 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { listTransitions, workOrderMessages, workOrderStatusFilters, type WorkOrderListItem } from '#shared/work-order.ts';
+import { useUrlSearch } from '#client/components/ui/use-url-search.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
@@ -20,7 +21,6 @@ import {
   workOrderStatusTone,
 } from './labels.ts';
 
-export const searchDebounceMs = 250;
 
 /** The new work order screen hands over its success message. */
 export type WorkOrderListLocationState = { message?: string } | null;
@@ -44,7 +44,6 @@ export function WorkOrderList() {
   const [searchParams, setSearchParams] = useSearchParams();
   const location = useLocation();
   const createdMessage = (location.state as WorkOrderListLocationState)?.message;
-  const urlSearch = searchParams.get('search') ?? '';
   const status = readStatus(searchParams.get('status'));
   const page = readPage(searchParams.get('page'));
   const searchId = useId();
@@ -52,36 +51,14 @@ export function WorkOrderList() {
   const [actionError, setActionError] = useState<string>();
   const changeStatus = useChangeWorkOrderStatus();
 
-  const [draft, setDraft] = useState(urlSearch);
-  const [syncedSearch, setSyncedSearch] = useState(urlSearch);
-  if (syncedSearch !== urlSearch) {
-    setSyncedSearch(urlSearch);
-    if (draft.trim() !== urlSearch.trim()) setDraft(urlSearch);
-  }
+  const { draft, setDraft, search } = useUrlSearch(searchParams, setSearchParams);
 
-  useEffect(() => {
-    if (draft.trim() === urlSearch.trim()) return;
-    const timer = window.setTimeout(() => {
-      setSearchParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (draft.trim()) next.set('search', draft.trim());
-          else next.delete('search');
-          next.delete('page');
-          return next;
-        },
-        { replace: true, preventScrollReset: true },
-      );
-    }, searchDebounceMs);
-    return () => window.clearTimeout(timer);
-  }, [draft, urlSearch, setSearchParams]);
-
-  const list = useWorkOrderList({ status, search: urlSearch.trim(), page });
+  const list = useWorkOrderList({ status, search, page });
   const total = list.data?.total ?? 0;
   const pageSize = list.data?.pageSize ?? workOrderPageSize;
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const workOrders = list.data?.workOrders ?? [];
-  const isFiltered = urlSearch.trim() !== '' || status !== 'all';
+  const isFiltered = search !== '' || status !== 'all';
 
   function setStatus(next: WorkOrderStatusFilter) {
     setSearchParams((current) => {

@@ -4,7 +4,7 @@ import { loginSchema, sessionResponseSchema } from '#shared/auth.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from '#server/plugins/session.ts';
 import type { AuthService } from './auth.service.ts';
 
-export async function authRoutes(app: FastifyInstance, options: { auth: AuthService }): Promise<void> {
+export async function authRoutes(app: FastifyInstance, options: { auth: AuthService; loginLimitPerMinute: number }): Promise<void> {
   const { auth } = options;
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -12,7 +12,7 @@ export async function authRoutes(app: FastifyInstance, options: { auth: AuthServ
     '/api/auth/login',
     {
       schema: { body: loginSchema, response: { 200: sessionResponseSchema } },
-      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      config: { rateLimit: { max: options.loginLimitPerMinute, timeWindow: '1 minute' } },
       bodyLimit: 4096,
     },
     async (request, reply) => {

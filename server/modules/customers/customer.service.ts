@@ -39,7 +39,8 @@ function listItem(row: CustomerListRow): CustomerListItem {
   return { ...row, type: row.type as CustomerListItem['type'] };
 }
 
-function toCustomer(row: CustomerRow): Customer {
+/** A customer row as the API sends it (also used by the work-order detail). */
+export function toCustomer(row: CustomerRow): Customer {
   return {
     ...listItem(row),
     notes: row.notes,

@@ -23,9 +23,9 @@ import {
 import type { Database } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
 import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
+import { toCustomer } from '#server/modules/customers/customer.service.ts';
 import {
   createWorkOrderRepository,
-  type CustomerRow,
   type InspectionReportRow,
   type NewWorkOrder,
   type TaskRow,
@@ -81,33 +81,6 @@ export function toWorkOrder(row: WorkOrderRow): WorkOrder {
   };
 }
 
-function toCustomer(row: CustomerRow): Customer {
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type as Customer['type'],
-    phone: row.phone,
-    email: row.email,
-    address: row.address,
-    city: row.city,
-    state: row.state,
-    zip: row.zip,
-    notes: row.notes,
-    hasIndoorUnit: row.hasIndoorUnit,
-    hasOutdoorUnit: row.hasOutdoorUnit,
-    unitBrand: row.unitBrand,
-    unitModel: row.unitModel,
-    unitSerial: row.unitSerial,
-    installDate: row.installDate,
-    refrigerantType: row.refrigerantType,
-    tonnage: row.tonnage,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    geocodingStatus: row.geocodingStatus as Customer['geocodingStatus'],
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
 
 const toTask = (row: TaskRow): WorkOrderTask => ({ ...row, createdAt: row.createdAt.toISOString() });
 const toInspectionReport = (row: InspectionReportRow): InspectionReport => ({ ...row, createdAt: row.createdAt.toISOString() });
