@@ -35,6 +35,9 @@ export const workOrderMessages = {
   notFoundApi: 'Work order not found',
   taskNotFound: 'Task not found',
   technicianUnavailable: 'Choose an active technician',
+  equipmentUnavailable: "Choose one of this customer's equipment",
+  updated: 'Work order updated successfully!',
+  updateFailed: (message: string) => `Error updating work order: ${message}`,
   scheduleOnlyOpen: 'Only a pending or scheduled work order can be scheduled.',
   scheduleTooLate: 'The appointment must end by 7:00 PM. Choose an earlier start time or a shorter duration.',
   transitionRefused: (from: WorkOrderStatus, to: WorkOrderStatus) =>
@@ -99,21 +102,44 @@ export const workOrderListQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
 });
 
+const nullableId = z.preprocess((value) => (value === '' ? null : value), z.uuid().nullable());
+
+/** The fields staff fill in on the new-work-order form and change with 'Edit Details'. */
+const workOrderFields = {
+  title: z.string().trim().min(1, 'Title is required').max(200),
+  serviceType: z.enum(workOrderServiceTypes, { error: 'Service type is required' }),
+  priority: z.enum(workOrderPriorities, { error: 'Priority is required' }),
+  serviceDate: isoDate,
+  timePreference: z.enum(workOrderTimePreferences, { error: 'Time preference is required' }),
+  description: z.string().trim().min(1, 'Description is required').max(5000),
+  technicianId: nullableId,
+};
+
 /** New work order (spec 000 section 5). Defaults: today, morning, repair, normal. */
 export function workOrderCreateSchema(today: string) {
   return z.object({
+    ...workOrderFields,
     customerId: z.uuid({ error: workOrderMessages.selectCustomer }),
-    title: z.string().trim().min(1, 'Title is required').max(200),
-    serviceType: z.enum(workOrderServiceTypes, { error: 'Service type is required' }).default('repair'),
-    priority: z.enum(workOrderPriorities, { error: 'Priority is required' }).default('normal'),
-    serviceDate: isoDate.default(today),
-    timePreference: z.enum(workOrderTimePreferences, { error: 'Time preference is required' }).default('morning'),
-    description: z.string().trim().min(1, 'Description is required').max(5000),
+    serviceType: workOrderFields.serviceType.default('repair'),
+    priority: workOrderFields.priority.default('normal'),
+    serviceDate: workOrderFields.serviceDate.default(today),
+    timePreference: workOrderFields.timePreference.default('morning'),
     notes: descriptionSchema,
-    technicianId: z.preprocess((value) => (value === '' ? null : value), z.uuid().nullable()).default(null),
+    technicianId: workOrderFields.technicianId.default(null),
   });
 }
 export type WorkOrderCreateInput = z.input<ReturnType<typeof workOrderCreateSchema>>;
+
+/**
+ * 'Edit Details': every field of the form plus the linked equipment (one of the customer's own),
+ * based on the version the editor saw. The customer, status, schedule and notes have their own actions.
+ */
+export const workOrderUpdateSchema = z.object({
+  ...workOrderFields,
+  equipmentId: nullableId,
+  expectedUpdatedAt,
+});
+export type WorkOrderUpdateInput = z.input<typeof workOrderUpdateSchema>;
 
 export const workOrderStatusChangeSchema = z.object({
   status: z.enum(workOrderStatuses),
@@ -134,7 +160,7 @@ export function workOrderScheduleSchema(today: string) {
       .number()
       .refine((hours) => (scheduleDurations as readonly number[]).includes(hours), 'Choose a duration from the list')
       .default(defaultScheduleDurationHours),
-    technicianId: z.preprocess((value) => (value === '' ? null : value), z.uuid().nullable()).default(null),
+    technicianId: nullableId.default(null),
     specialInstructions: z.preprocess((value) => (value === '' ? null : value), z.string().trim().max(2000).nullable()).default(null),
     expectedUpdatedAt,
   }).refine((value) => scheduleFitsDay(value.startTime, value.durationHours), { message: workOrderMessages.scheduleTooLate, path: ['durationHours'] });

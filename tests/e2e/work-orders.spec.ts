@@ -263,6 +263,64 @@ test.describe('work orders', () => {
     await expect(header(page)).toContainText('In Progress');
   });
 
+  test('detail: Edit Details changes the title, priority and service type', async ({ page }) => {
+    const workOrder = await createWorkOrder(page.request);
+    const title = unique('Edited job');
+    await page.goto(`/admin/workorders/${workOrder.id}`);
+    await page.getByRole('button', { name: 'Edit Details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Work Order Details' });
+    await expect(field(dialog, 'Title')).toHaveValue(workOrder.title);
+    await expect(field(dialog, 'Title')).toBeFocused();
+    await field(dialog, 'Title').fill('');
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(dialog.getByText('Title is required')).toBeVisible();
+    await expect(field(dialog, 'Title')).toBeFocused();
+    await field(dialog, 'Title').fill(title);
+    await field(dialog, 'Priority').selectOption({ label: 'High' });
+    await field(dialog, 'Service Type').selectOption('maintenance');
+    await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(workOrderMessages.updated)).toBeVisible();
+    await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+    await expect(header(page)).toContainText('High priority');
+    await page.reload();
+    await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  });
+
+  test("detail: Edit Details shows someone else's save instead of overwriting it", async ({ page }) => {
+    const workOrder = await createWorkOrder(page.request);
+    await page.goto(`/admin/workorders/${workOrder.id}`);
+    await page.getByRole('button', { name: 'Edit Details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Work Order Details' });
+    await field(dialog, 'Title').fill('My title');
+    // A colleague saves a new title meanwhile.
+    const detail = (await (await page.request.get(`/api/admin/work-orders/${workOrder.id}`)).json()) as { workOrder: Record<string, unknown> };
+    const { title: _title, updatedAt, ...rest } = detail.workOrder;
+    const theirs = await page.request.put(`/api/admin/work-orders/${workOrder.id}`, {
+      data: {
+        title: 'Their title',
+        serviceType: rest.serviceType,
+        priority: rest.priority,
+        serviceDate: rest.serviceDate,
+        timePreference: rest.timePreference,
+        description: rest.description,
+        technicianId: null,
+        equipmentId: null,
+        expectedUpdatedAt: updatedAt,
+      },
+    });
+    expect(theirs.ok(), await theirs.text()).toBe(true);
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(dialog.getByText(workOrderMessages.conflict)).toBeVisible();
+    await expect(dialog.getByText('Title: Their title')).toBeVisible();
+    await expect(field(dialog, 'Title')).toHaveValue('My title');
+    // Saving again, now knowingly, replaces their title.
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'My title', level: 1 })).toBeVisible();
+  });
+
   test('detail: technical notes are added, edited and kept after reload', async ({ page }) => {
     const workOrder = await createWorkOrder(page.request);
     await page.goto(`/admin/workorders/${workOrder.id}`);

@@ -89,9 +89,10 @@ describe('access', () => {
       ['POST', '/api/admin/work-orders'],
       ['GET', `/api/admin/work-orders/${missingId}`],
       ['POST', `/api/admin/work-orders/${missingId}/status`],
+      ['PUT', `/api/admin/work-orders/${missingId}`],
       ['GET', '/api/admin/technicians'],
     ] as const) {
-      const response = await api(method, url, method === 'POST' ? {} : undefined, { signedIn: false });
+      const response = await api(method, url, method === 'GET' ? undefined : {}, { signedIn: false });
       expect(response.statusCode, `${method} ${url}`).toBe(401);
     }
   });
@@ -389,6 +390,98 @@ describe('status changes', () => {
     const order = await workOrderIn('pending');
     expect((await api('POST', `/api/admin/work-orders/${order.id}/status`, { status: 'done', expectedUpdatedAt: order.updatedAt })).statusCode).toBe(400);
     expect((await api('POST', `/api/admin/work-orders/${order.id}/status`, { status: 'cancelled' })).statusCode).toBe(400);
+  });
+});
+
+describe('editing details', () => {
+  const edits = (order: WorkOrder, overrides: Record<string, unknown> = {}) => ({
+    title: 'Heat pump short-cycling',
+    serviceType: 'maintenance',
+    priority: 'high',
+    serviceDate: daysFromToday(3),
+    timePreference: 'afternoon',
+    description: 'Cycles every 4 minutes.',
+    technicianId: activeTechnicianId,
+    equipmentId: null,
+    expectedUpdatedAt: order.updatedAt,
+    ...overrides,
+  });
+
+  it("saves every field of the form and the customer's equipment, keeps status and notes, bumps updated_at", async () => {
+    const customerId = await createCustomer({ name: 'Edit Eddie' });
+    const [unit] = await context.database.query<{ id: string }>(
+      `insert into equipment (customer_id, equipment_type) values ($1, 'Air handler') returning id`,
+      [customerId],
+    );
+    const order = await createWorkOrder(customerId, { notes: 'Gate code 1234' });
+    const response = await api('PUT', `/api/admin/work-orders/${order.id}`, edits(order, { equipmentId: unit!.id }));
+    expect(response.statusCode, response.body).toBe(200);
+    const saved = response.json().workOrder as WorkOrder;
+    expect(saved).toMatchObject({
+      title: 'Heat pump short-cycling',
+      serviceType: 'maintenance',
+      priority: 'high',
+      serviceDate: daysFromToday(3),
+      timePreference: 'afternoon',
+      description: 'Cycles every 4 minutes.',
+      technicianId: activeTechnicianId,
+      equipmentId: unit!.id,
+      status: 'pending',
+      notes: 'Gate code 1234',
+      customerId,
+    });
+    expect(saved.updatedAt > order.updatedAt).toBe(true);
+    const detail = (await api('GET', `/api/admin/work-orders/${order.id}`)).json();
+    expect(detail.equipment).toMatchObject({ id: unit!.id, equipmentType: 'Air handler' });
+  });
+
+  it("refuses another customer's equipment, an inactive newly chosen technician and an empty title, changing nothing", async () => {
+    const order = await createWorkOrder(await createCustomer({ name: 'Edit Refused' }));
+    const [foreign] = await context.database.query<{ id: string }>(
+      `insert into equipment (customer_id, equipment_type) values ($1, 'Furnace') returning id`,
+      [await createCustomer({ name: 'Someone Else' })],
+    );
+    const foreignEquipment = await api('PUT', `/api/admin/work-orders/${order.id}`, edits(order, { equipmentId: foreign!.id }));
+    expect(foreignEquipment.statusCode).toBe(400);
+    expect(foreignEquipment.json().error.message).toBe(workOrderMessages.equipmentUnavailable);
+    const inactive = await api('PUT', `/api/admin/work-orders/${order.id}`, edits(order, { technicianId: inactiveTechnicianId }));
+    expect(inactive.statusCode).toBe(400);
+    expect(inactive.json().error.message).toBe(workOrderMessages.technicianUnavailable);
+    const noTitle = await api('PUT', `/api/admin/work-orders/${order.id}`, edits(order, { title: '  ' }));
+    expect(noTitle.statusCode).toBe(400);
+    const unchanged = (await api('GET', `/api/admin/work-orders/${order.id}`)).json().workOrder;
+    expect(unchanged).toEqual(order);
+  });
+
+  it('keeps a technician who has since become inactive when other fields change', async () => {
+    const order = await createWorkOrder(await createCustomer({ name: 'Edit Former Tech' }));
+    await context.database.query('update work_orders set technician_id = $2 where id = $1', [order.id, inactiveTechnicianId]);
+    const current = (await api('GET', `/api/admin/work-orders/${order.id}`)).json().workOrder as WorkOrder;
+    const response = await api('PUT', `/api/admin/work-orders/${order.id}`, edits(current, { technicianId: inactiveTechnicianId, priority: 'low' }));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().workOrder).toMatchObject({ technicianId: inactiveTechnicianId, priority: 'low' });
+  });
+
+  it("refuses a stale version with 409 and the current values: the second editor cannot overwrite the first's change", async () => {
+    const order = await createWorkOrder(await createCustomer({ name: 'Edit Race' }));
+    const first = await api('PUT', `/api/admin/work-orders/${order.id}`, edits(order, { title: 'First editor' }));
+    expect(first.statusCode, first.body).toBe(200);
+    const second = await api('PUT', `/api/admin/work-orders/${order.id}`, edits(order, { title: 'Second editor' }));
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error.message).toBe(workOrderMessages.conflict);
+    expect(second.json().error.details.current).toMatchObject({ id: order.id, title: 'First editor', updatedAt: first.json().workOrder.updatedAt });
+    expect((await api('GET', `/api/admin/work-orders/${order.id}`)).json().workOrder.title).toBe('First editor');
+    // Based on the version it was shown, the second save goes through.
+    const retried = await api('PUT', `/api/admin/work-orders/${order.id}`, edits(second.json().error.details.current, { title: 'Second editor' }));
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json().workOrder.title).toBe('Second editor');
+  });
+
+  it('answers 404 for an unknown or malformed id', async () => {
+    const order = await createWorkOrder(await createCustomer());
+    for (const id of [missingId, 'not-a-uuid']) {
+      expect((await api('PUT', `/api/admin/work-orders/${id}`, edits(order))).statusCode).toBe(404);
+    }
   });
 });
 

@@ -88,6 +88,8 @@ export type CustomerFormProps = {
   onSubmit: (values: CustomerValues) => Promise<unknown>;
   onCancel: () => void;
   submitLabel: string;
+  /** The submit button's text while sending ('Saving...' unless the screen's action says otherwise). */
+  pendingLabel?: string;
   /** The form-level message for a refusal with the server's message, e.g. customerMessages.createFailed. */
   failureMessage: (message: string) => string;
   /** The message for anything else (network failure, unexpected answer). */
@@ -111,6 +113,7 @@ export function CustomerForm({
   onSubmit,
   onCancel,
   submitLabel,
+  pendingLabel = 'Saving...',
   failureMessage,
   unexpectedMessage = customerMessages.unexpected,
   headingLevel = 2,
@@ -371,7 +374,7 @@ export function CustomerForm({
           Cancel
         </Button>
         <Button type="submit" variant="accent" disabled={isSubmitting}>
-          {isSubmitting ? 'Saving...' : submitLabel}
+          {isSubmitting ? pendingLabel : submitLabel}
         </Button>
       </div>
     </form>

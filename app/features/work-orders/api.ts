@@ -178,6 +178,28 @@ function useDetailMutation<Variables>(id: string, request: (variables: Variables
   });
 }
 
+/** The body of PUT /api/admin/work-orders/:id ('Edit Details'). */
+export type WorkOrderUpdateBody = {
+  title: string;
+  serviceType: string;
+  priority: string;
+  serviceDate: string;
+  timePreference: string;
+  description: string;
+  technicianId: string | null;
+  equipmentId: string | null;
+  expectedUpdatedAt: string;
+};
+
+export function useUpdateWorkOrder(id: string) {
+  return useDetailMutation(id, (body: WorkOrderUpdateBody) => apiFetch<{ workOrder: WorkOrder }>(workOrderPath(id), { method: 'PUT', body }));
+}
+
+/** The current values a 409 conflict answer carries. */
+export function conflictCurrent(error: unknown): WorkOrder | undefined {
+  return isConflict(error) ? ((error as ApiError).details as { current: WorkOrder }).current : undefined;
+}
+
 export function useUpdateWorkOrderNotes(id: string) {
   return useDetailMutation(id, (body: { notes: string; expectedUpdatedAt: string }) =>
     apiFetch<{ workOrder: WorkOrder }>(`${workOrderPath(id)}/notes`, { method: 'PUT', body }),

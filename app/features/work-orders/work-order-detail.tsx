@@ -35,6 +35,7 @@ import {
   workOrderStatusLabel,
   workOrderStatusTone,
 } from './labels.ts';
+import { EditDetailsDialog } from './edit-details-dialog.tsx';
 import { ScheduleDialog } from './schedule-dialog.tsx';
 
 type Notice = { tone: 'success' | 'error' | 'info'; text: string };
@@ -88,6 +89,7 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
   const { workOrder, customer, technician, equipment, inspectionReport, tasks, timeline } = data;
   const [notice, setNotice] = useState<Notice>();
   const [isScheduling, setIsScheduling] = useState(false);
+  const [isEditing, setIsEditing] = useState(false);
   const [isConfirmingCancel, setIsConfirmingCancel] = useState(false);
   const changeStatus = useChangeWorkOrderStatus();
   const transitions = allowedTransitions[workOrder.status] ?? [];
@@ -129,7 +131,12 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
             </Badge>
           </div>
         </div>
-        <div className="flex flex-wrap gap-2">{backLink}</div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" onClick={() => setIsEditing(true)}>
+            Edit Details
+          </Button>
+          {backLink}
+        </div>
       </header>
 
       <div aria-live="polite" aria-atomic="true">
@@ -266,6 +273,17 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
         </div>
       </div>
 
+      {isEditing ? (
+        <EditDetailsDialog
+          workOrder={workOrder}
+          technicianName={technician?.name}
+          onClose={() => setIsEditing(false)}
+          onSaved={() => {
+            setIsEditing(false);
+            setNotice({ tone: 'success', text: workOrderMessages.updated });
+          }}
+        />
+      ) : null}
       {isScheduling ? (
         <ScheduleDialog
           workOrder={workOrder}

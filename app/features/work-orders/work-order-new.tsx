@@ -2,8 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { customerMessages, type CustomerListItem, type CustomerValues } from '#shared/customer.ts';
 import { todayIn } from '#shared/dates.ts';
-import { workOrderPriorities, workOrderServiceTypes, workOrderTimePreferences } from '#shared/enums.ts';
-import { workOrderCreateSchema, workOrderMessages, workOrderTimePreferenceLabels } from '#shared/work-order.ts';
+import { workOrderCreateSchema, workOrderMessages } from '#shared/work-order.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
@@ -13,7 +12,8 @@ import { cityLine } from '#client/features/customers/labels.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 import { useCreateWorkOrder, useCustomerLookup, type WorkOrderFields } from './api.ts';
-import { serviceTypeLabel, priorityLabel, workOrderListPath } from './labels.ts';
+import { workOrderListPath } from './labels.ts';
+import { WorkOrderFieldset } from './work-order-fields.tsx';
 import type { WorkOrderListLocationState } from './work-order-list.tsx';
 
 type FieldName = keyof WorkOrderFields;
@@ -131,75 +131,11 @@ export function NewWorkOrder({ preselectedCustomerId }: { preselectedCustomerId?
   }
 
   const workOrderFields = (
-    <fieldset className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
-      <legend className="px-1 text-lg font-semibold text-slate-900">Work Order Details</legend>
-      <FormField id={fieldId('title')} label="Title" isRequired error={errors.title}>
-        <input
-          id={fieldId('title')}
-          value={values.title}
-          onChange={(event) => update('title', event.target.value)}
-          required
-          maxLength={200}
-          className={controlClass}
-          {...errorAttributes(fieldId('title'), errors.title)}
-        />
-      </FormField>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id={fieldId('serviceType')} label="Service Type" isRequired error={errors.serviceType}>
-          <select id={fieldId('serviceType')} value={values.serviceType} onChange={(event) => update('serviceType', event.target.value)} required className={controlClass} {...errorAttributes(fieldId('serviceType'), errors.serviceType)}>
-            {workOrderServiceTypes.map((value) => (
-              <option key={value} value={value}>
-                {serviceTypeLabel(value)}
-              </option>
-            ))}
-          </select>
-        </FormField>
-        <FormField id={fieldId('priority')} label="Priority" isRequired error={errors.priority}>
-          <select id={fieldId('priority')} value={values.priority} onChange={(event) => update('priority', event.target.value)} required className={controlClass} {...errorAttributes(fieldId('priority'), errors.priority)}>
-            {workOrderPriorities.map((value) => (
-              <option key={value} value={value}>
-                {priorityLabel(value)}
-              </option>
-            ))}
-          </select>
-        </FormField>
-        <FormField id={fieldId('serviceDate')} label="Service Date" isRequired error={errors.serviceDate}>
-          <input
-            id={fieldId('serviceDate')}
-            type="date"
-            value={values.serviceDate}
-            onChange={(event) => update('serviceDate', event.target.value)}
-            required
-            className={controlClass}
-            {...errorAttributes(fieldId('serviceDate'), errors.serviceDate)}
-          />
-        </FormField>
-        <FormField id={fieldId('timePreference')} label="Time Preference" isRequired error={errors.timePreference}>
-          <select id={fieldId('timePreference')} value={values.timePreference} onChange={(event) => update('timePreference', event.target.value)} required className={controlClass} {...errorAttributes(fieldId('timePreference'), errors.timePreference)}>
-            {workOrderTimePreferences.map((value) => (
-              <option key={value} value={value}>
-                {workOrderTimePreferenceLabels[value]}
-              </option>
-            ))}
-          </select>
-        </FormField>
-      </div>
-      <FormField id={fieldId('description')} label="Description (Required)" error={errors.description}>
-        <textarea
-          id={fieldId('description')}
-          value={values.description}
-          onChange={(event) => update('description', event.target.value)}
-          required
-          rows={4}
-          maxLength={5000}
-          className={controlClass}
-          {...errorAttributes(fieldId('description'), errors.description)}
-        />
-      </FormField>
+    <WorkOrderFieldset legend="Work Order Details" values={values} errors={errors} fieldId={fieldId} onChange={update}>
       <FormField id={fieldId('notes')} label="Notes" error={errors.notes}>
         <textarea id={fieldId('notes')} value={values.notes} onChange={(event) => update('notes', event.target.value)} rows={3} className={controlClass} {...errorAttributes(fieldId('notes'), errors.notes)} />
       </FormField>
-    </fieldset>
+    </WorkOrderFieldset>
   );
 
   return (
@@ -250,7 +186,8 @@ export function NewWorkOrder({ preselectedCustomerId }: { preselectedCustomerId?
         <CustomerForm
           ariaLabel="New work order with a new customer"
           headingLevel={2}
-          submitLabel={create.isPending ? 'Creating...' : 'Create Work Order'}
+          submitLabel="Create Work Order"
+          pendingLabel="Creating..."
           failureMessage={(message) =>
             failedPart.current === 'customer' ? customerMessages.createFailedInWorkOrderFlow : `${workOrderMessages.createFailed}: ${message}`
           }

@@ -187,6 +187,16 @@ export function createWorkOrderRepository(db: Database) {
       return rows.length > 0;
     },
 
+    /** Whether the equipment belongs to the work order's customer. */
+    async isCustomersEquipment(workOrderId: string, equipmentId: string): Promise<boolean> {
+      const rows = await db
+        .select({ id: equipment.id })
+        .from(equipment)
+        .innerJoin(workOrders, eq(workOrders.customerId, equipment.customerId))
+        .where(and(eq(workOrders.id, workOrderId), eq(equipment.id, equipmentId)));
+      return rows.length > 0;
+    },
+
     async activeTechnicians(activeOnly: boolean) {
       return db
         .select({ id: technicians.id, name: technicians.name, color: technicians.color, active: technicians.active })

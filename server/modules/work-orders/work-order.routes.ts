@@ -11,6 +11,7 @@ import {
   workOrderStatusChangeSchema,
   workOrderTaskCreateSchema,
   workOrderTaskUpdateSchema,
+  workOrderUpdateSchema,
 } from '#shared/work-order.ts';
 import { parseOrThrow } from '#server/validation.ts';
 import type { WorkOrderService } from './work-order.service.ts';
@@ -39,6 +40,10 @@ export async function workOrderRoutes(app: FastifyInstance, { workOrders, timeZo
   });
 
   app.get<WorkOrderParams>('/api/admin/work-orders/:id', async (request) => workOrders.detail(request.params.id));
+
+  app.put<WorkOrderParams>('/api/admin/work-orders/:id', async (request) => ({
+    workOrder: await workOrders.update(request.params.id, parseOrThrow(workOrderUpdateSchema, request.body)),
+  }));
 
   app.post<WorkOrderParams>('/api/admin/work-orders/:id/status', async (request) => {
     const { status, expectedUpdatedAt } = parseOrThrow(workOrderStatusChangeSchema, request.body);

@@ -18,6 +18,7 @@ import {
   type workOrderScheduleSchema,
   type workOrderTaskCreateSchema,
   type workOrderTaskUpdateSchema,
+  type workOrderUpdateSchema,
   type WorkOrderTask,
 } from '#shared/work-order.ts';
 import type { Database } from '#server/db/client.ts';
@@ -40,6 +41,9 @@ type ScheduleValues = z.output<ReturnType<typeof workOrderScheduleSchema>>;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const notFound = () => new AppError('NOT_FOUND', workOrderMessages.notFoundApi);
+const equipmentUnavailable = () => new AppError('VALIDATION_FAILED', workOrderMessages.equipmentUnavailable, [
+  { path: 'equipmentId', message: workOrderMessages.equipmentUnavailable },
+]);
 const technicianUnavailable = () => new AppError('VALIDATION_FAILED', workOrderMessages.technicianUnavailable, [
   { path: 'technicianId', message: workOrderMessages.technicianUnavailable },
 ]);
@@ -196,6 +200,22 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
       throw await refusal(key, expectedUpdatedAt, (current) =>
         new AppError('CONFLICT', workOrderMessages.transitionRefused(current.status as WorkOrderStatus, status)),
       );
+    },
+
+    /** 'Edit Details': the form's fields and the linked equipment, if nobody changed the order meanwhile. */
+    async update(id: string, values: z.output<typeof workOrderUpdateSchema>): Promise<WorkOrder> {
+      const key = workOrderId(id);
+      const { expectedUpdatedAt, ...fields } = values;
+      const current = await repository.findById(key);
+      if (!current) throw notFound();
+      // A technician who left stays on the orders they had; only a newly chosen one must be active.
+      if (fields.technicianId !== current.technicianId) await ensureTechnician(fields.technicianId);
+      if (fields.equipmentId && fields.equipmentId !== current.equipmentId && !(await repository.isCustomersEquipment(key, fields.equipmentId))) {
+        throw equipmentUnavailable();
+      }
+      const row = await repository.updateIfCurrent(key, expectedUpdatedAt, undefined, fields);
+      if (row) return toWorkOrder(row);
+      throw await refusal(key, expectedUpdatedAt, () => notFound());
     },
 
     async updateNotes(id: string, notes: string, expectedUpdatedAt: string): Promise<WorkOrder> {
