@@ -27,7 +27,7 @@ import { seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts'
 import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { createStaffService, hashToken } from '#server/modules/auth/auth.service.ts';
 import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
-import { createWorkOrderRepository } from '#server/modules/work-orders/work-order.repository.ts';
+import { createWorkOrderRepository, searchCountCap, searchRecentWindow } from '#server/modules/work-orders/work-order.repository.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
 import {
   findFreePort,
@@ -102,21 +102,26 @@ const workOrderQueries = createWorkOrderRepository(drizzle.mock({ schema }) as u
 const workOrderPageSize = 25;
 /**
  * A three-letter fragment of titles: 'tun' (tune-up) matches about 7% of the demo work orders
- * (7,506 of 100,900), and no customer name or phone: every match is sorted to find the first page.
+ * (7,506 of 100,900), and no customer name or phone: more than the count cap, so the first page
+ * comes from the newest work orders in index order.
  */
 const workOrderSearchText = 'tun';
 const workOrderSearchPattern = `%${workOrderSearchText}%`;
+/** A work-order number fragment: a handful of matches (WO-10520 ... WO-10529, WO-105200 ...), under the count cap. */
+const workOrderRareSearchText = 'WO-1052';
+const workOrderRareSearchPattern = `%${workOrderRareSearchText}%`;
 
 const workOrderListColumns =
   'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", "work_orders"."description", "work_orders"."status", ' +
   '"work_orders"."priority", "work_orders"."service_type", "work_orders"."service_date", "work_orders"."updated_at", ' +
   '"customers"."id", "customers"."name", "customers"."phone", "customers"."address"';
 const workOrderNewestFirst = 'order by "work_orders"."service_date" desc, "work_orders"."created_at" desc, "work_orders"."id" desc';
-/** WorkOrderRepository's matchingRows: title, description or number, united with the customers' name or phone. */
+/** WorkOrderRepository's matchingRows: title, description or number, then the other work orders of customers matching on name or phone. */
 const workOrderMatches =
-  '((select "id", "service_date", "created_at" from "work_orders" where ("work_orders"."title" ilike $1 or "work_orders"."description" ilike $2 or ' +
-  '"work_orders"."work_order_number" ilike $3)) union (select "id", "service_date", "created_at" from "work_orders" where "work_orders"."customer_id" in ' +
-  '(select "id" from "customers" where ("customers"."name" ilike $4 or "customers"."phone" ilike $5)))) "matching"';
+  '(select "id", "service_date", "created_at" from "work_orders" where ("work_orders"."title" ilike $1 or "work_orders"."description" ilike $2 or ' +
+  '"work_orders"."work_order_number" ilike $3)) union all (select "id", "service_date", "created_at" from "work_orders" where ("work_orders"."customer_id" in ' +
+  '(select "id" from "customers" where ("customers"."name" ilike $4 or "customers"."phone" ilike $5)) and not ("work_orders"."title" ilike $6 or ' +
+  '"work_orders"."description" ilike $7 or "work_orders"."work_order_number" ilike $8)))';
 
 /**
  * A three-letter fragment as staff type it. In the demo data 'mar' matches about 15% of the
@@ -208,7 +213,7 @@ const endpoints: Endpoint[] = [
   {
     name: 'work-order list',
     path: '/api/admin/work-orders',
-    // WorkOrderRepository.list: the first page (full), then the total.
+    // WorkOrderRepository.list: the first page in index order, then the total from the kept counts.
     sql: [
       sessionLookup,
       {
@@ -216,9 +221,9 @@ const endpoints: Endpoint[] = [
         params: () => [workOrderPageSize],
         minRows: workOrderPageSize,
       },
-      { text: 'select count(*) from "work_orders"', params: () => [], minRows: 1 },
+      { text: 'select coalesce(sum("count"), 0)::int from "work_order_status_counts"', params: () => [], minRows: 1 },
     ],
-    builtSql: () => [workOrderQueries.listPage('all', '', 1, workOrderPageSize).toSQL(), workOrderQueries.listTotal('all', '').toSQL()],
+    builtSql: () => [workOrderQueries.listPage('all', 1, workOrderPageSize).toSQL(), workOrderQueries.listTotal('all').toSQL()],
   },
   {
     name: 'work-order list by status',
@@ -232,32 +237,68 @@ const endpoints: Endpoint[] = [
         params: () => ['scheduled', workOrderPageSize],
         minRows: workOrderPageSize,
       },
-      { text: 'select count(*) from "work_orders" where "work_orders"."status" = $1', params: () => ['scheduled'], minRows: 1 },
+      {
+        text: 'select coalesce(sum("count"), 0)::int from "work_order_status_counts" where "work_order_status_counts"."status" = $1',
+        params: () => ['scheduled'],
+        minRows: 1,
+      },
     ],
-    builtSql: () => [workOrderQueries.listPage('scheduled', '', 1, workOrderPageSize).toSQL(), workOrderQueries.listTotal('scheduled', '').toSQL()],
+    builtSql: () => [workOrderQueries.listPage('scheduled', 1, workOrderPageSize).toSQL(), workOrderQueries.listTotal('scheduled').toSQL()],
   },
   {
     name: 'work-order search',
     path: `/api/admin/work-orders?search=${workOrderSearchText}`,
-    // The page of matching ids is sorted and cut alone, then joined; the count counts the ids.
+    // A common word: the matches counted up to the cap (1,000+), then the page read from the
+    // newest work orders in index order, stopping at the page's end.
     sql: [
       sessionLookup,
       {
-        text:
-          `${workOrderListColumns} from (select "id" from ${workOrderMatches} ` +
-          'order by "matching"."service_date" desc, "matching"."created_at" desc, "matching"."id" desc limit $6) "page" ' +
-          'inner join "work_orders" on "work_orders"."id" = "page"."id" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ' +
-          workOrderNewestFirst,
-        params: () => [...Array(5).fill(workOrderSearchPattern), workOrderPageSize],
-        minRows: workOrderPageSize,
+        text: `select count(*) from (${workOrderMatches} limit $9) "matching"`,
+        params: () => [...Array(8).fill(workOrderSearchPattern), searchCountCap + 1],
+        minRows: 1,
       },
       {
-        text: `select count(*) from ${workOrderMatches}`,
-        params: () => Array(5).fill(workOrderSearchPattern),
+        text:
+          `${workOrderListColumns} from (select "id" from (select "id", "service_date", "created_at", (("work_orders"."title" ilike $1 or ` +
+          '"work_orders"."description" ilike $2 or "work_orders"."work_order_number" ilike $3) or "work_orders"."customer_id" in ' +
+          '(select "id" from "customers" where ("customers"."name" ilike $4 or "customers"."phone" ilike $5))) as "matches" from "work_orders" ' +
+          `${workOrderNewestFirst} limit $6) "recent" where "matches" = $7 limit $8) "page" ` +
+          'inner join "work_orders" on "work_orders"."id" = "page"."id" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ' +
+          workOrderNewestFirst,
+        params: () => [...Array(5).fill(workOrderSearchPattern), searchRecentWindow, true, workOrderPageSize],
+        minRows: workOrderPageSize,
+      },
+    ],
+    builtSql: () => [
+      workOrderQueries.searchTotal('all', workOrderSearchText).toSQL(),
+      workOrderQueries.searchPage('recent', 'all', workOrderSearchText, 1, workOrderPageSize).toSQL(),
+    ],
+  },
+  {
+    name: 'work-order search, rare word',
+    path: `/api/admin/work-orders?search=${workOrderRareSearchText}`,
+    // Under the cap: the few matches counted, then sorted on their own and cut to the page.
+    sql: [
+      sessionLookup,
+      {
+        text: `select count(*) from (${workOrderMatches} limit $9) "matching"`,
+        params: () => [...Array(8).fill(workOrderRareSearchPattern), searchCountCap + 1],
+        minRows: 1,
+      },
+      {
+        text:
+          `${workOrderListColumns} from (select "id" from (${workOrderMatches}) "matching" ` +
+          'order by "matching"."service_date" desc, "matching"."created_at" desc, "matching"."id" desc limit $9) "page" ' +
+          'inner join "work_orders" on "work_orders"."id" = "page"."id" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ' +
+          workOrderNewestFirst,
+        params: () => [...Array(8).fill(workOrderRareSearchPattern), workOrderPageSize],
         minRows: 1,
       },
     ],
-    builtSql: () => [workOrderQueries.listPage('all', workOrderSearchText, 1, workOrderPageSize).toSQL(), workOrderQueries.listTotal('all', workOrderSearchText).toSQL()],
+    builtSql: () => [
+      workOrderQueries.searchTotal('all', workOrderRareSearchText).toSQL(),
+      workOrderQueries.searchPage('all', 'all', workOrderRareSearchText, 1, workOrderPageSize).toSQL(),
+    ],
   },
   {
     name: 'work-order detail',

@@ -178,7 +178,14 @@ export type WorkOrderListItem = {
   updatedAt: string;
   customer: { id: string; name: string; phone: string; address: string };
 };
-export type WorkOrderListResponse = { workOrders: WorkOrderListItem[]; total: number; page: number; pageSize: number };
+export type WorkOrderListResponse = {
+  workOrders: WorkOrderListItem[];
+  total: number;
+  /** A search counts its matches only up to a cap: true when there are more than `total`. */
+  totalCapped: boolean;
+  page: number;
+  pageSize: number;
+};
 
 export type Technician = { id: string; name: string; color: string; active: boolean };
 

@@ -56,8 +56,11 @@ export function WorkOrderList() {
   const list = useWorkOrderList({ status, search, page });
   const total = list.data?.total ?? 0;
   const pageSize = list.data?.pageSize ?? workOrderPageSize;
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const workOrders = list.data?.workOrders ?? [];
+  // A common search word's matches are counted only up to a cap: "1,000+", and Next while pages are full.
+  const isTotalCapped = list.data?.totalCapped ?? false;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const hasNextPage = page < pageCount || (isTotalCapped && workOrders.length === pageSize);
   const isFiltered = search !== '' || status !== 'all';
 
   function setStatus(next: WorkOrderStatusFilter) {
@@ -141,7 +144,9 @@ export function WorkOrderList() {
           </select>
         </div>
         <p role="status" className="text-sm font-medium text-slate-700 sm:col-span-2">
-          {list.isSuccess ? `${total} ${total === 1 ? 'work order' : 'work orders'}${list.isPlaceholderData ? ' · Updating…' : ''}` : null}
+          {list.isSuccess
+            ? `${total.toLocaleString('en-US')}${isTotalCapped ? '+' : ''} ${total === 1 && !isTotalCapped ? 'work order' : 'work orders'}${list.isPlaceholderData ? ' · Updating…' : ''}`
+            : null}
         </p>
       </div>
 
@@ -172,15 +177,16 @@ export function WorkOrderList() {
               />
             ))}
           </ul>
-          {pageCount > 1 ? (
+          {pageCount > 1 || hasNextPage ? (
             <nav aria-label="Pagination" className="flex items-center justify-between gap-3">
               <Button variant="secondary" onClick={() => goToPage(page - 1)} disabled={page <= 1}>
                 Previous
               </Button>
               <p className="text-sm text-slate-700">
-                Page {page} of {pageCount}
+                Page {page} of {Math.max(page, pageCount)}
+                {isTotalCapped ? '+' : ''}
               </p>
-              <Button variant="secondary" onClick={() => goToPage(page + 1)} disabled={page >= pageCount}>
+              <Button variant="secondary" onClick={() => goToPage(page + 1)} disabled={!hasNextPage}>
                 Next
               </Button>
             </nav>

@@ -5,6 +5,7 @@ import {
   date,
   doublePrecision,
   index,
+  bigint,
   integer,
   jsonb,
   numeric,
@@ -312,7 +313,10 @@ export const workOrders = pgTable(
       sql`${table.scheduledStartTime} is null or ${table.scheduledEndTime} is null or ${table.scheduledEndTime} > ${table.scheduledStartTime}`,
     ),
     index('work_orders_service_date_idx').on(table.serviceDate, table.scheduledStartTime),
-    index('work_orders_status_service_date_idx').on(table.status, table.serviceDate),
+    // The list's order (newest service date, then newest created), whole and per status: a page is
+    // the first 25 entries of one of these, however many work orders there are.
+    index('work_orders_list_order_idx').on(table.serviceDate.desc().nullsFirst(), table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('work_orders_status_list_order_idx').on(table.status, table.serviceDate.desc().nullsFirst(), table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     index('work_orders_customer_id_idx').on(table.customerId, table.createdAt),
     index('work_orders_technician_id_idx').on(table.technicianId, table.serviceDate),
     index('work_orders_completed_at_idx').on(table.completedAt),
@@ -320,6 +324,18 @@ export const workOrders = pgTable(
     index('work_orders_description_trgm_idx').using('gin', sql`${table.description} gin_trgm_ops`).with({ fastupdate: false }),
     index('work_orders_number_trgm_idx').using('gin', sql`${table.workOrderNumber} gin_trgm_ops`).with({ fastupdate: false }),
   ],
+);
+
+/**
+ * How many work orders are in each status, kept by triggers on work_orders (migration
+ * 0008_work_order_count_triggers): the list's totals without counting 100,000 rows per request.
+ */
+export const workOrderStatusCounts = pgTable(
+  'work_order_status_counts',
+  {
+    status: text('status').primaryKey(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+  },
 );
 
 export const inspectionReports = pgTable(

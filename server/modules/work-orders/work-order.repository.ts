@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, not, or, sql, type Placeholder } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { WorkOrderStatus } from '#shared/enums.ts';
 import type { Database } from '#server/db/client.ts';
-import { customers, equipment, inspectionReports, technicians, workOrderTasks, workOrders } from '#server/db/schema/index.ts';
+import { customers, equipment, inspectionReports, technicians, workOrderStatusCounts, workOrderTasks, workOrders } from '#server/db/schema/index.ts';
 import { containsPattern } from '#server/modules/customers/customer.repository.ts';
 
 export type WorkOrderRow = typeof workOrders.$inferSelect;
@@ -27,42 +27,85 @@ const listColumns = {
   customer: { id: customers.id, name: customers.name, phone: customers.phone, address: customers.address },
 };
 
-/** Newest service date first, then newest created: work_orders_service_date_idx (scanned backwards) serves the first key. */
+/** Newest service date first, then newest created: work_orders_list_order_idx (and its per-status twin) in index order. */
 const newestFirst = [desc(workOrders.serviceDate), desc(workOrders.createdAt), desc(workOrders.id)];
 
 /**
- * The ids of the work orders whose title, description or number contains the text (a BitmapOr of
- * their three trigram indexes), united with those of the customers whose name or phone contains it
- * (customers' trigram indexes, then work_orders_customer_id_idx). A single OR across both tables
- * could use no index at all: every search would read all 100,000 rows.
+ * A search for a common word (more than searchCountCap matches) looks for the page among this
+ * many of the newest work orders first, in index order, stopping at the page's end; should they
+ * hold too few matches, it sorts all matches as a rarer word does.
  */
-function matchingRows(db: Database, byStatus: SQL | undefined, search: string) {
+export const searchRecentWindow = 2_000;
+/** Search totals are counted up to this many matches; beyond it the list says "1,000+". */
+export const searchCountCap = 1_000;
+
+function searchText(search: string) {
   const pattern = containsPattern(search);
-  const matchingCustomers = db
-    .select({ id: customers.id })
-    .from(customers)
-    .where(or(ilike(customers.name, pattern), ilike(customers.phone, pattern)));
-  const columns = { id: workOrders.id, serviceDate: workOrders.serviceDate, createdAt: workOrders.createdAt };
-  return db
-    .select(columns)
-    .from(workOrders)
-    .where(and(byStatus, or(ilike(workOrders.title, pattern), ilike(workOrders.description, pattern), ilike(workOrders.workOrderNumber, pattern))))
-    .union(
-      db
-        .select(columns)
-        .from(workOrders)
-        .where(and(byStatus, inArray(workOrders.customerId, matchingCustomers))),
-    );
+  return {
+    /** Title, description or number contains the text (a BitmapOr of their three trigram indexes). */
+    inWorkOrder: or(ilike(workOrders.title, pattern), ilike(workOrders.description, pattern), ilike(workOrders.workOrderNumber, pattern))!,
+    /** Customers whose name or phone contains it (their trigram indexes). */
+    customerIds: (db: Database) =>
+      db.select({ id: customers.id }).from(customers).where(or(ilike(customers.name, pattern), ilike(customers.phone, pattern))),
+  };
 }
 
 const statusFilter = (status: WorkOrderStatus | 'all') => (status === 'all' ? undefined : eq(workOrders.status, status));
 
 /**
- * A page of search matches: the matching ids are sorted and cut to the page on their own (with the
- * two sort keys), so only the page's rows are joined to their work order and customer.
+ * The matching ids as two disjoint parts: those matching on the work order itself, and the other
+ * work orders of matching customers (work_orders_customer_id_idx). A single OR across both tables
+ * could use no index at all: every search would read all 100,000 rows.
+ */
+function matchingRows(db: Database, status: WorkOrderStatus | 'all', search: string) {
+  const text = searchText(search);
+  const columns = { id: workOrders.id, serviceDate: workOrders.serviceDate, createdAt: workOrders.createdAt };
+  return db
+    .select(columns)
+    .from(workOrders)
+    .where(and(statusFilter(status), text.inWorkOrder))
+    .unionAll(
+      db
+        .select(columns)
+        .from(workOrders)
+        .where(and(statusFilter(status), inArray(workOrders.customerId, text.customerIds(db)), not(text.inWorkOrder))),
+    );
+}
+
+/**
+ * A page of search matches among the newest `searchRecentWindow` work orders, read in list order
+ * and stopping at the page's end: exact whenever it fills the page, since every work order outside
+ * the window comes later in the order.
+ */
+function recentSearchPage(db: Database, status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
+  const text = searchText(search);
+  const recent = db
+    .select({
+      id: workOrders.id,
+      serviceDate: workOrders.serviceDate,
+      createdAt: workOrders.createdAt,
+      matches: or(text.inWorkOrder, inArray(workOrders.customerId, text.customerIds(db)))!.as('matches'),
+    })
+    .from(workOrders)
+    .where(statusFilter(status))
+    .orderBy(...newestFirst)
+    .limit(searchRecentWindow)
+    .as('recent');
+  return db
+    .select({ id: recent.id })
+    .from(recent)
+    .where(eq(recent.matches, true))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .as('page');
+}
+
+/**
+ * A page of all search matches: the matching ids are sorted and cut to the page on their own
+ * (with the two sort keys), so only the page's rows are joined to their work order and customer.
  */
 function searchPage(db: Database, status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
-  const matching = matchingRows(db, statusFilter(status), search).as('matching');
+  const matching = matchingRows(db, status, search).as('matching');
   return db
     .select({ id: matching.id })
     .from(matching)
@@ -78,30 +121,34 @@ const versionMatches = (expectedUpdatedAt: string) =>
 
 export function createWorkOrderRepository(db: Database) {
   const queries = {
-    listPage: (status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) => {
-      if (search) {
-        const matches = searchPage(db, status, search, page, pageSize);
-        return db
-          .select(listColumns)
-          .from(matches)
-          .innerJoin(workOrders, eq(workOrders.id, matches.id))
-          .innerJoin(customers, eq(customers.id, workOrders.customerId))
-          .orderBy(...newestFirst);
-      }
-      return db
+    listPage: (status: WorkOrderStatus | 'all', page: number, pageSize: number) =>
+      db
         .select(listColumns)
         .from(workOrders)
         .innerJoin(customers, eq(customers.id, workOrders.customerId))
         .where(statusFilter(status))
         .orderBy(...newestFirst)
         .limit(pageSize)
-        .offset((page - 1) * pageSize);
+        .offset((page - 1) * pageSize),
+    /** A page of matches: from the newest work orders (`recent`) or from all of them (`all`). */
+    searchPage: (from: 'recent' | 'all', status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) => {
+      const matches = (from === 'recent' ? recentSearchPage : searchPage)(db, status, search, page, pageSize);
+      return db
+        .select(listColumns)
+        .from(matches)
+        .innerJoin(workOrders, eq(workOrders.id, matches.id))
+        .innerJoin(customers, eq(customers.id, workOrders.customerId))
+        .orderBy(...newestFirst);
     },
-    /** Without a search, a count over the status index; with one, the number of matching ids (no join back). */
-    listTotal: (status: WorkOrderStatus | 'all', search: string) =>
-      search
-        ? db.select({ total: count() }).from(matchingRows(db, statusFilter(status), search).as('matching'))
-        : db.select({ total: count() }).from(workOrders).where(statusFilter(status)),
+    /** Without a search, the kept per-status counts (work_order_status_counts: five rows at most). */
+    listTotal: (status: WorkOrderStatus | 'all') =>
+      db
+        .select({ total: sql<number>`coalesce(sum(${workOrderStatusCounts.count}), 0)::int` })
+        .from(workOrderStatusCounts)
+        .where(status === 'all' ? undefined : eq(workOrderStatusCounts.status, status)),
+    /** With one, the matches counted up to searchCountCap + 1 (more than the cap reads as "1,000+"). */
+    searchTotal: (status: WorkOrderStatus | 'all', search: string) =>
+      db.select({ total: count() }).from(matchingRows(db, status, search).limit(searchCountCap + 1).as('matching')),
     // The detail's three reads take a value or a placeholder: they are also prepared once, below.
     detail: (id: string | Placeholder) =>
       db
@@ -155,12 +202,26 @@ export function createWorkOrderRepository(db: Database) {
   return {
     queries,
 
-    /** A page and the number of all matches (skipped when a partly filled page already tells it). */
+    /**
+     * A page and the number of all matches. Without a search: the page in index order and the kept
+     * counts (skipped when a partly filled page already tells the total). With one: the matches
+     * counted up to the cap first; past it the word is common, and the newest work orders fill the
+     * page in index order; under it, the few matches are sorted on their own.
+     */
     async list(status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
-      const rows = await queries.listPage(status, search, page, pageSize);
-      if (rows.length > 0 && rows.length < pageSize) return { rows, total: (page - 1) * pageSize + rows.length };
-      const [counted] = await queries.listTotal(status, search);
-      return { rows, total: counted?.total ?? 0 };
+      if (!search) {
+        const rows = await queries.listPage(status, page, pageSize);
+        if (rows.length > 0 && rows.length < pageSize) return { rows, total: (page - 1) * pageSize + rows.length, totalCapped: false };
+        const [counted] = await queries.listTotal(status);
+        return { rows, total: counted?.total ?? 0, totalCapped: false };
+      }
+      const [counted] = await queries.searchTotal(status, search);
+      const matches = counted?.total ?? 0;
+      const totalCapped = matches > searchCountCap;
+      let rows: Awaited<ReturnType<typeof queries.listPage>> = [];
+      if (totalCapped && page * pageSize <= searchRecentWindow) rows = await queries.searchPage('recent', status, search, page, pageSize);
+      if (rows.length < pageSize && matches > (page - 1) * pageSize) rows = await queries.searchPage('all', status, search, page, pageSize);
+      return { rows, total: Math.min(matches, searchCountCap), totalCapped };
     },
 
     async detail(id: string) {

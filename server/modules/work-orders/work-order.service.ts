@@ -125,7 +125,7 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
 
   return {
     async list(query: z.output<typeof workOrderListQuerySchema>): Promise<WorkOrderListResponse> {
-      const { rows, total } = await repository.list(query.status, query.search, query.page, query.pageSize);
+      const { rows, total, totalCapped } = await repository.list(query.status, query.search, query.page, query.pageSize);
       const workOrders = rows.map(
         (row): WorkOrderListItem => ({
           ...row,
@@ -135,7 +135,7 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
           updatedAt: row.updatedAt.toISOString(),
         }),
       );
-      return { workOrders, total, page: query.page, pageSize: query.pageSize };
+      return { workOrders, total, totalCapped, page: query.page, pageSize: query.pageSize };
     },
 
     async create(values: WorkOrderCreateValues): Promise<WorkOrder> {
