@@ -57,16 +57,18 @@ export type WorkOrderDetailResponse = {
   timeline: { createdAt: string; scheduledAt?: string | null; startedAt: string | null; completedAt: string | null };
 };
 
-/** The work order fields of the new work order form (the body of POST /api/admin/work-orders). */
-export type WorkOrderFields = {
+/** What describes a work order, on the new-work-order form and in 'Edit Details'. */
+export type WorkOrderFieldValues = {
   title: string;
   serviceType: string;
   priority: string;
   serviceDate: string;
   timePreference: string;
   description: string;
-  notes: string;
 };
+
+/** The work order fields of the new work order form (the body of POST /api/admin/work-orders). */
+export type WorkOrderFields = WorkOrderFieldValues & { notes: string };
 export type WorkOrderCreateBody = WorkOrderFields & ({ customerId: string } | { customer: CustomerValues });
 
 export type ScheduleBody = {
@@ -179,13 +181,7 @@ function useDetailMutation<Variables>(id: string, request: (variables: Variables
 }
 
 /** The body of PUT /api/admin/work-orders/:id ('Edit Details'). */
-export type WorkOrderUpdateBody = {
-  title: string;
-  serviceType: string;
-  priority: string;
-  serviceDate: string;
-  timePreference: string;
-  description: string;
+export type WorkOrderUpdateBody = WorkOrderFieldValues & {
   technicianId: string | null;
   equipmentId: string | null;
   expectedUpdatedAt: string;

@@ -6,10 +6,10 @@ import { Modal } from '#client/components/ui/dialog.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 import { apiErrorMessage, useCustomerProfile } from '#client/features/customers/api.ts';
 import { ApiError } from '#client/lib/api.ts';
-import { conflictCurrent, useActiveTechnicians, useUpdateWorkOrder, type WorkOrder, type WorkOrderUpdateBody } from './api.ts';
+import { conflictCurrent, useActiveTechnicians, useUpdateWorkOrder, type WorkOrder, type WorkOrderFieldValues, type WorkOrderUpdateBody } from './api.ts';
 import { formatCalendarDate } from '#client/features/customers/labels.ts';
 import { priorityLabel, serviceTypeLabel } from './labels.ts';
-import { WorkOrderFieldset, type WorkOrderFieldValues } from './work-order-fields.tsx';
+import { WorkOrderFieldset } from './work-order-fields.tsx';
 
 type Values = WorkOrderFieldValues & { technicianId: string; equipmentId: string };
 type FieldName = keyof Values;

@@ -2,17 +2,9 @@ import type { ReactNode } from 'react';
 import { workOrderPriorities, workOrderServiceTypes, workOrderTimePreferences } from '#shared/enums.ts';
 import { workOrderTimePreferenceLabels } from '#shared/work-order.ts';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
+import type { WorkOrderFieldValues } from './api.ts';
 import { priorityLabel, serviceTypeLabel } from './labels.ts';
 
-/** The fields a work order is described by, on the new-work-order form and in 'Edit Details'. */
-export type WorkOrderFieldValues = {
-  title: string;
-  serviceType: string;
-  priority: string;
-  serviceDate: string;
-  timePreference: string;
-  description: string;
-};
 type FieldName = keyof WorkOrderFieldValues;
 
 /**
