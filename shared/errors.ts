@@ -6,6 +6,8 @@ export const errorStatus = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** The technician already has an appointment at that time; sending again with allowOverlap books it anyway. */
+  SCHEDULE_OVERLAP: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,

@@ -1,8 +1,19 @@
-import { and, asc, count, desc, eq, ilike, inArray, not, or, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNotNull, lt, ne, not, or, sql, type Placeholder } from 'drizzle-orm';
+import { activeWorkOrderStatuses } from '#shared/enums.ts';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { WorkOrderStatus } from '#shared/enums.ts';
 import type { Database } from '#server/db/client.ts';
-import { customers, equipment, inspectionReports, technicians, workOrderStatusCounts, workOrderTasks, workOrders } from '#server/db/schema/index.ts';
+import {
+  aiLeads,
+  customers,
+  equipment,
+  estimateRequests,
+  inspectionReports,
+  technicians,
+  workOrderStatusCounts,
+  workOrderTasks,
+  workOrders,
+} from '#server/db/schema/index.ts';
 import { containsPattern } from '#server/modules/customers/customer.repository.ts';
 
 export type WorkOrderRow = typeof workOrders.$inferSelect;
@@ -149,6 +160,37 @@ export function createWorkOrderRepository(db: Database) {
     /** With one, the matches counted up to searchCountCap + 1 (more than the cap reads as "1,000+"). */
     searchTotal: (status: WorkOrderStatus | 'all', search: string) =>
       db.select({ total: count() }).from(matchingRows(db, status, search).limit(searchCountCap + 1).as('matching')),
+    /** The calendar's visible range: appointments (a date and both times) by day and start (work_orders_service_date_idx). */
+    calendarRange: (start: string, end: string) =>
+      db
+        .select({
+          id: workOrders.id,
+          workOrderNumber: workOrders.workOrderNumber,
+          title: workOrders.title,
+          description: workOrders.description,
+          notes: workOrders.notes,
+          serviceDate: workOrders.serviceDate,
+          startTime: workOrders.scheduledStartTime,
+          endTime: workOrders.scheduledEndTime,
+          status: workOrders.status,
+          priority: workOrders.priority,
+          serviceType: workOrders.serviceType,
+          updatedAt: workOrders.updatedAt,
+          technician: { id: technicians.id, name: technicians.name, color: technicians.color },
+          customer: { id: customers.id, name: customers.name, phone: customers.phone, address: customers.address },
+        })
+        .from(workOrders)
+        .innerJoin(customers, eq(customers.id, workOrders.customerId))
+        .leftJoin(technicians, eq(technicians.id, workOrders.technicianId))
+        .where(
+          and(
+            gte(workOrders.serviceDate, start),
+            lt(workOrders.serviceDate, end),
+            isNotNull(workOrders.scheduledStartTime),
+            isNotNull(workOrders.scheduledEndTime),
+          ),
+        )
+        .orderBy(asc(workOrders.serviceDate), asc(workOrders.scheduledStartTime), asc(workOrders.id)),
     // The detail's three reads take a value or a placeholder: they are also prepared once, below.
     detail: (id: string | Placeholder) =>
       db
@@ -255,6 +297,60 @@ export function createWorkOrderRepository(db: Database) {
         .from(equipment)
         .innerJoin(workOrders, eq(workOrders.customerId, equipment.customerId))
         .where(and(eq(workOrders.id, workOrderId), eq(equipment.id, equipmentId)));
+      return rows.length > 0;
+    },
+
+    /**
+     * The technician's other open appointments that day which the times would overlap (touching
+     * ends do not). Call inside a transaction after lockTechnician, so two dispatchers cannot both
+     * find the slot free.
+     */
+    async overlappingAppointments(technicianId: string, serviceDate: string, startTime: string, endTime: string, exceptId: string) {
+      return db
+        .select({
+          id: workOrders.id,
+          workOrderNumber: workOrders.workOrderNumber,
+          title: workOrders.title,
+          serviceDate: workOrders.serviceDate,
+          startTime: workOrders.scheduledStartTime,
+          endTime: workOrders.scheduledEndTime,
+        })
+        .from(workOrders)
+        .where(
+          and(
+            eq(workOrders.technicianId, technicianId),
+            eq(workOrders.serviceDate, serviceDate),
+            inArray(workOrders.status, [...activeWorkOrderStatuses]),
+            ne(workOrders.id, exceptId),
+            lt(workOrders.scheduledStartTime, endTime),
+            gt(workOrders.scheduledEndTime, startTime),
+          ),
+        )
+        .orderBy(asc(workOrders.scheduledStartTime), asc(workOrders.id));
+    },
+
+    /** Holds the technician's row until the transaction ends: bookings for one technician take turns. */
+    async lockTechnician(technicianId: string): Promise<{ id: string; name: string; active: boolean } | undefined> {
+      const rows = await db
+        .select({ id: technicians.id, name: technicians.name, active: technicians.active })
+        .from(technicians)
+        .where(eq(technicians.id, technicianId))
+        .for('update');
+      return rows[0];
+    },
+
+    /** A lead (estimate request or chat lead) that became this work order forgets it. */
+    async unlinkLeads(workOrderId: string): Promise<void> {
+      await db.update(estimateRequests).set({ workOrderId: null, updatedAt: sql`now()` }).where(eq(estimateRequests.workOrderId, workOrderId));
+      await db.update(aiLeads).set({ workOrderId: null, updatedAt: sql`now()` }).where(eq(aiLeads.workOrderId, workOrderId));
+    },
+
+    /** Deletes the work order if it is still the version the user saw and in one of the statuses. */
+    async deleteIfCurrent(id: string, expectedUpdatedAt: string, fromStatuses: readonly WorkOrderStatus[]): Promise<boolean> {
+      const rows = await db
+        .delete(workOrders)
+        .where(and(eq(workOrders.id, id), versionMatches(expectedUpdatedAt), inArray(workOrders.status, [...fromStatuses])))
+        .returning({ id: workOrders.id });
       return rows.length > 0;
     },
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { calendarAssignSchema, calendarRangeSchema, calendarRescheduleSchema } from '#shared/calendar.ts';
 import { todayIn } from '#shared/dates.ts';
 import {
   inspectionReportSchema,
@@ -21,6 +22,7 @@ type WorkOrderParams = { Params: { id: string } };
 type TaskParams = { Params: { id: string; taskId: string } };
 
 const technicianQuerySchema = z.object({ active: z.enum(['true', 'false']).optional() });
+const deleteQuerySchema = z.object({ expectedUpdatedAt: z.iso.datetime({ offset: true }) });
 
 /** Staff only: every /api/admin path passes the session guard (plugins/session.ts) before routing. */
 export async function workOrderRoutes(app: FastifyInstance, { workOrders, timeZone }: Options): Promise<void> {
@@ -43,6 +45,22 @@ export async function workOrderRoutes(app: FastifyInstance, { workOrders, timeZo
 
   app.put<WorkOrderParams>('/api/admin/work-orders/:id', async (request) => ({
     workOrder: await workOrders.update(request.params.id, parseOrThrow(workOrderUpdateSchema, request.body)),
+  }));
+
+  app.delete<WorkOrderParams>('/api/admin/work-orders/:id', async (request, reply) => {
+    await workOrders.remove(request.params.id, parseOrThrow(deleteQuerySchema, request.query).expectedUpdatedAt);
+    return reply.status(204).send();
+  });
+
+  // The service calendar (spec 001): the visible range, drags and resizes, technician buttons.
+  app.get('/api/admin/calendar/events', async (request) => workOrders.calendarRange(parseOrThrow(calendarRangeSchema, request.query)));
+
+  app.post<WorkOrderParams>('/api/admin/work-orders/:id/reschedule', async (request) => ({
+    workOrder: await workOrders.reschedule(request.params.id, parseOrThrow(calendarRescheduleSchema, request.body)),
+  }));
+
+  app.post<WorkOrderParams>('/api/admin/work-orders/:id/assign', async (request) => ({
+    workOrder: await workOrders.assignTechnician(request.params.id, parseOrThrow(calendarAssignSchema, request.body)),
   }));
 
   app.post<WorkOrderParams>('/api/admin/work-orders/:id/status', async (request) => {

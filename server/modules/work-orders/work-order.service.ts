@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import {
+  calendarMessages,
+  type CalendarEvent,
+  type CalendarOverlap,
+  type calendarAssignSchema,
+  type calendarRangeSchema,
+  type calendarRescheduleSchema,
+} from '#shared/calendar.ts';
 import type { Customer, CustomerValues } from '#shared/customer.ts';
-import { workOrderStatuses, type WorkOrderStatus } from '#shared/enums.ts';
+import { activeWorkOrderStatuses, workOrderStatuses, type WorkOrderStatus } from '#shared/enums.ts';
 import {
   allowedTransitions,
   scheduleEndTime,
@@ -30,6 +38,7 @@ import {
   type InspectionReportRow,
   type NewWorkOrder,
   type TaskRow,
+  type WorkOrderRepository,
   type WorkOrderRow,
 } from './work-order.repository.ts';
 
@@ -102,21 +111,53 @@ export function statusesAllowedTo(to: WorkOrderStatus): WorkOrderStatus[] {
 /** Re-scheduling is allowed: the modal works on pending and scheduled work orders. */
 const schedulableStatuses = ['pending', 'scheduled'] as const satisfies readonly WorkOrderStatus[];
 
+/**
+ * Why a guarded change changed nothing: the work order is gone (404), someone else changed it
+ * first (409 with the current values), or its status does not allow the change.
+ */
+async function refusalIn(
+  repository: WorkOrderRepository,
+  id: string,
+  expectedUpdatedAt: string,
+  statusRefusal: (current: WorkOrderRow) => AppError,
+): Promise<AppError> {
+  const current = await repository.findById(id);
+  if (!current) return notFound();
+  if (current.updatedAt.getTime() !== new Date(expectedUpdatedAt).getTime()) {
+    return new AppError('CONFLICT', workOrderMessages.conflict, { current: toWorkOrder(current) });
+  }
+  return statusRefusal(current);
+}
+
+/** 409 SCHEDULE_OVERLAP naming the technician and the appointments the change would collide with. */
+async function overlapRefusal(
+  repository: WorkOrderRepository,
+  technicianId: string,
+  rows: Awaited<ReturnType<WorkOrderRepository['overlappingAppointments']>>,
+): Promise<AppError> {
+  const technician = await repository.lockTechnician(technicianId);
+  const overlaps: CalendarOverlap[] = rows.map((row) => ({
+    ...row,
+    startTime: (row.startTime ?? '').slice(0, 5),
+    endTime: (row.endTime ?? '').slice(0, 5),
+  }));
+  return new AppError('SCHEDULE_OVERLAP', calendarMessages.overlap(technician?.name ?? 'The technician', overlaps.length), { overlaps });
+}
+
+/** Hours between two 'HH:MM' times (the calendar's quarter hours make exact decimals). */
+function durationHours(start: string, end: string): number {
+  const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+  return (minutes(end) - minutes(start)) / 60;
+}
+
+const deletableStatuses = ['pending', 'scheduled', 'cancelled'] as const satisfies readonly WorkOrderStatus[];
+
 export function createWorkOrderService(options: { db: Database; timeZone: string }) {
   const { db, timeZone } = options;
   const repository = createWorkOrderRepository(db);
 
-  /**
-   * Why a guarded update changed nothing: the work order is gone (404), someone else changed it
-   * first (409 with the current values), or its status does not allow the change (409).
-   */
   async function refusal(id: string, expectedUpdatedAt: string, statusRefusal: (current: WorkOrderRow) => AppError): Promise<AppError> {
-    const current = await repository.findById(id);
-    if (!current) return notFound();
-    if (current.updatedAt.getTime() !== new Date(expectedUpdatedAt).getTime()) {
-      return new AppError('CONFLICT', workOrderMessages.conflict, { current: toWorkOrder(current) });
-    }
-    return statusRefusal(current);
+    return refusalIn(repository, id, expectedUpdatedAt, statusRefusal);
   }
 
   async function ensureTechnician(technicianId: string | null): Promise<void> {
@@ -268,6 +309,92 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
         if (isForeignKeyViolation(error)) throw notFound();
         throw error;
       }
+    },
+
+    /** The calendar's visible range (spec 001 section 7): appointments with customer and technician. */
+    async calendarRange(range: z.output<typeof calendarRangeSchema>): Promise<{ events: CalendarEvent[] }> {
+      const rows = await repository.queries.calendarRange(range.start, range.end);
+      return {
+        events: rows.map((row) => ({
+          ...row,
+          startTime: row.startTime!.slice(0, 5),
+          endTime: row.endTime!.slice(0, 5),
+          status: row.status as WorkOrderStatus,
+          priority: row.priority as CalendarEvent['priority'],
+          serviceType: row.serviceType as CalendarEvent['serviceType'],
+          updatedAt: row.updatedAt.toISOString(),
+        })),
+      };
+    },
+
+    /**
+     * A drag or a resize: the date and both times, based on the version the calendar showed. Open
+     * work orders only (completed and cancelled ones are history). A technician's double booking is
+     * refused with the appointments it would collide with, unless confirmed (allowOverlap).
+     */
+    async reschedule(id: string, values: z.output<typeof calendarRescheduleSchema>): Promise<WorkOrder> {
+      const key = workOrderId(id);
+      return db.transaction(async (transaction) => {
+        const workOrders = createWorkOrderRepository(transaction as unknown as Database);
+        const current = await workOrders.findById(key);
+        if (!current) throw notFound();
+        if (current.technicianId && !values.allowOverlap) {
+          await workOrders.lockTechnician(current.technicianId);
+          const overlaps = await workOrders.overlappingAppointments(current.technicianId, values.serviceDate, values.startTime, values.endTime, key);
+          if (overlaps.length > 0) throw await overlapRefusal(workOrders, current.technicianId, overlaps);
+        }
+        const row = await workOrders.updateIfCurrent(key, values.expectedUpdatedAt, activeWorkOrderStatuses, {
+          serviceDate: values.serviceDate,
+          scheduledDate: sqlLocalTimestamp(values.serviceDate, values.startTime, timeZone),
+          scheduledStartTime: values.startTime,
+          scheduledEndTime: values.endTime,
+          estimatedDuration: durationHours(values.startTime, values.endTime),
+        });
+        if (row) return toWorkOrder(row);
+        throw await refusalIn(workOrders, key, values.expectedUpdatedAt, () => new AppError('CONFLICT', calendarMessages.onlyOpenMoves));
+      });
+    },
+
+    /** One of the calendar modal's technician buttons: an active technician (or none), warned about overlaps. */
+    async assignTechnician(id: string, values: z.output<typeof calendarAssignSchema>): Promise<WorkOrder> {
+      const key = workOrderId(id);
+      return db.transaction(async (transaction) => {
+        const workOrders = createWorkOrderRepository(transaction as unknown as Database);
+        const current = await workOrders.findById(key);
+        if (!current) throw notFound();
+        if (values.technicianId && values.technicianId !== current.technicianId) {
+          const technician = await workOrders.lockTechnician(values.technicianId);
+          if (!technician?.active) throw technicianUnavailable();
+          if (!values.allowOverlap && current.scheduledStartTime && current.scheduledEndTime) {
+            const overlaps = await workOrders.overlappingAppointments(
+              values.technicianId,
+              current.serviceDate,
+              current.scheduledStartTime,
+              current.scheduledEndTime,
+              key,
+            );
+            if (overlaps.length > 0) throw await overlapRefusal(workOrders, values.technicianId, overlaps);
+          }
+        }
+        const row = await workOrders.updateIfCurrent(key, values.expectedUpdatedAt, undefined, { technicianId: values.technicianId });
+        if (row) return toWorkOrder(row);
+        throw await refusalIn(workOrders, key, values.expectedUpdatedAt, () => notFound());
+      });
+    },
+
+    /**
+     * Delete (after the spec's confirmation): a work order not yet started, or cancelled. Started and
+     * completed ones are job history; they are cancelled or kept, never erased. Its tasks and
+     * inspection reports go with it; a lead or chat lead that became it loses the link.
+     */
+    async remove(id: string, expectedUpdatedAt: string): Promise<void> {
+      const key = workOrderId(id);
+      await db.transaction(async (transaction) => {
+        const workOrders = createWorkOrderRepository(transaction as unknown as Database);
+        await workOrders.unlinkLeads(key);
+        if (await workOrders.deleteIfCurrent(key, expectedUpdatedAt, deletableStatuses)) return;
+        throw await refusalIn(workOrders, key, expectedUpdatedAt, () => new AppError('CONFLICT', calendarMessages.onlyUnstartedDeletes));
+      });
     },
 
     async technicians(activeOnly: boolean): Promise<{ technicians: Technician[] }> {

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { isValidIsoDate } from './dates.ts';
+import type { WorkOrderPriority, WorkOrderServiceType, WorkOrderStatus } from './enums.ts';
+
+// The service calendar (spec 001 sections 2-9): what it reads for a visible range, how a drag,
+// a resize and an assignment are sent, and the screen's exact words. The calendar changes work
+// orders through the same service as every other screen, with the same version check.
+
+export const calendarMessages = {
+  title: 'Service Calendar',
+  subtitle: 'Drag and drop to reschedule appointments',
+  loading: 'Loading calendar...',
+  rescheduleFailed: 'Error rescheduling work order',
+  durationFailed: 'Error updating work order duration',
+  statusFailed: 'Error updating work order status',
+  assignFailed: 'Error assigning technician',
+  createFailed: 'Error creating work order',
+  updateFailed: 'Error updating work order',
+  deleteFailed: 'Error deleting work order',
+  selectCustomer: 'Please select a customer',
+  confirmDelete: 'Are you sure you want to delete this work order? This action cannot be undone.',
+  outsideHours: 'Appointments run between 7:00 AM and 7:00 PM.',
+  endAfterStart: 'The end time must be after the start time.',
+  rangeTooLong: 'The calendar reads at most 42 days at a time.',
+  onlyOpenMoves: 'Completed and cancelled work orders stay where they are.',
+  onlyUnstartedDeletes: 'Only pending, scheduled or cancelled work orders can be deleted. Cancel a job instead of deleting it.',
+  overlap: (technician: string, count: number) =>
+    `${technician} already has ${count === 1 ? 'an appointment' : `${count} appointments`} at that time.`,
+} as const;
+
+/** Spec 001 section 9: the calendar's day runs 07:00 to 19:00 in one-hour slots. */
+export const calendarDayStart = '07:00';
+export const calendarDayEnd = '19:00';
+/** Month view shows six weeks: the longest range a client asks for. */
+export const calendarMaxRangeDays = 42;
+
+const isoDate = z.string().refine(isValidIsoDate, 'Please enter a valid date');
+/** 'HH:MM' or 'HH:MM:SS' on a quarter hour (FullCalendar snaps to its slots; a quarter allows finer resizes). */
+const clockTime = z
+  .string()
+  .regex(/^([01][0-9]|2[0-3]):(00|15|30|45)(:00)?$/, 'Times are on the quarter hour (HH:MM)')
+  .transform((value) => value.slice(0, 5));
+const expectedUpdatedAt = z.iso.datetime({ offset: true });
+
+function daysBetween(start: string, end: string): number {
+  return (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000;
+}
+
+/** GET /api/admin/calendar/events?start=&end=: work orders whose service date is in [start, end). */
+export const calendarRangeSchema = z
+  .object({ start: isoDate, end: isoDate })
+  .refine((range) => range.end > range.start, { message: 'The end of the range must come after its start', path: ['end'] })
+  .refine((range) => daysBetween(range.start, range.end) <= calendarMaxRangeDays, { message: calendarMessages.rangeTooLong, path: ['end'] });
+
+/** The fields of an appointment's times, and their rules (start before end, inside the calendar's day). */
+export const appointmentTimeFields = { startTime: clockTime, endTime: clockTime };
+export function checkAppointmentTimes(value: { startTime: string; endTime: string }, context: z.RefinementCtx): void {
+  if (value.endTime <= value.startTime) context.addIssue({ code: 'custom', message: calendarMessages.endAfterStart, path: ['endTime'] });
+  else if (value.startTime < calendarDayStart || value.endTime > calendarDayEnd) {
+    context.addIssue({ code: 'custom', message: calendarMessages.outsideHours, path: ['startTime'] });
+  }
+}
+
+/**
+ * A drag (new date and times) or a resize (new end time): the whole appointment is sent either
+ * way, based on the version the calendar showed. `allowOverlap` confirms a double booking the
+ * server warned about.
+ */
+export const calendarRescheduleSchema = z
+  .object({ serviceDate: isoDate, ...appointmentTimeFields, expectedUpdatedAt, allowOverlap: z.boolean().default(false) })
+  .superRefine(checkAppointmentTimes);
+export type CalendarRescheduleInput = z.input<typeof calendarRescheduleSchema>;
+
+/** One of the modal's technician buttons (null: Unassigned). */
+export const calendarAssignSchema = z.object({
+  technicianId: z.uuid().nullable(),
+  expectedUpdatedAt,
+  allowOverlap: z.boolean().default(false),
+});
+export type CalendarAssignInput = z.input<typeof calendarAssignSchema>;
+
+/** An appointment on the calendar: a work order with a date and both times. */
+export type CalendarEvent = {
+  id: string;
+  workOrderNumber: string;
+  title: string;
+  description: string;
+  notes: string | null;
+  serviceDate: string;
+  /** 'HH:MM'. */
+  startTime: string;
+  endTime: string;
+  status: WorkOrderStatus;
+  priority: WorkOrderPriority;
+  serviceType: WorkOrderServiceType;
+  technician: { id: string; name: string; color: string } | null;
+  customer: { id: string; name: string; phone: string; address: string };
+  updatedAt: string;
+};
+export type CalendarRangeResponse = { events: CalendarEvent[] };
+
+/** The appointments a technician would have twice (409 SCHEDULE_OVERLAP details). */
+export type CalendarOverlap = { id: string; workOrderNumber: string; title: string; serviceDate: string; startTime: string; endTime: string };

@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarMessages, type CalendarEvent } from '#shared/calendar.ts';
+import type { WorkOrder } from '#shared/work-order.ts';
+import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
+
+// The service calendar's server side: the visible range, drags and resizes, the technician buttons
+// with overlap warnings, and delete, each on the version the calendar showed.
+
+let context: TestContext;
+let cookie: string;
+let customerId: string;
+let dana: string;
+let eli: string;
+let retired: string;
+
+function api(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) {
+  return context.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
+}
+
+/** A work order with an appointment (direct SQL: the fixture, not the behaviour under test). */
+async function appointment(values: { date: string; start?: string | null; end?: string | null; technicianId?: string | null; status?: string; title?: string }): Promise<WorkOrder> {
+  const [row] = await context.database.query<{ id: string }>(
+    `insert into work_orders (customer_id, title, service_date, scheduled_start_time, scheduled_end_time, technician_id, status)
+     values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+    [customerId, values.title ?? 'Appointment', values.date, values.start ?? null, values.end ?? null, values.technicianId ?? null, values.status ?? 'scheduled'],
+  );
+  return (await api('GET', `/api/admin/work-orders/${row!.id}`)).json().workOrder;
+}
+
+async function events(start: string, end: string): Promise<CalendarEvent[]> {
+  const response = await api('GET', `/api/admin/calendar/events?start=${start}&end=${end}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().events;
+}
+
+beforeAll(async () => {
+  context = await createTestApp();
+  await createStaff(context.database);
+  cookie = await signIn(context.app);
+  const [customer] = await context.database.query<{ id: string }>(
+    `insert into customers (name, phone, address) values ('Calendar Carla', '(843) 555-0303', '3 Calendar Ct') returning id`,
+  );
+  customerId = customer!.id;
+  const technicians = await context.database.query<{ id: string }>(
+    `insert into technicians (name, color, active) values ('Dana Tech', '#2563eb', true), ('Eli Tech', '#16a34a', true), ('Retired Ray', '#999999', false) returning id`,
+  );
+  [dana, eli, retired] = technicians.map((row) => row.id) as [string, string, string];
+});
+afterAll(() => context?.close());
+
+describe('the visible range', () => {
+  it('answers the appointments with a date in [start, end) and both times, by day and start, with customer and technician', async () => {
+    const before = await appointment({ date: '2031-03-01', start: '09:00', end: '10:00' });
+    const late = await appointment({ date: '2031-03-02', start: '15:00', end: '16:00', technicianId: dana, title: 'Late' });
+    const early = await appointment({ date: '2031-03-02', start: '08:00', end: '09:30', title: 'Early' });
+    const last = await appointment({ date: '2031-03-08', start: '07:00', end: '19:00', status: 'cancelled' });
+    const after = await appointment({ date: '2031-03-09', start: '09:00', end: '10:00' });
+    const unscheduled = await appointment({ date: '2031-03-03' });
+    const list = await events('2031-03-02', '2031-03-09');
+    const ids = list.map((event) => event.id);
+    expect(ids).toEqual([early.id, late.id, last.id]);
+    for (const excluded of [before, after, unscheduled]) expect(ids).not.toContain(excluded.id);
+    expect(list[1]).toMatchObject({
+      title: 'Late',
+      serviceDate: '2031-03-02',
+      startTime: '15:00',
+      endTime: '16:00',
+      status: 'scheduled',
+      technician: { id: dana, name: 'Dana Tech', color: '#2563eb' },
+      customer: { id: customerId, name: 'Calendar Carla', phone: '(843) 555-0303', address: '3 Calendar Ct' },
+      updatedAt: late.updatedAt,
+    });
+    expect(list[0]!.technician).toBeNull();
+  });
+
+  it('refuses a missing, reversed or longer than six weeks range', async () => {
+    for (const query of ['start=2031-03-02', 'start=2031-03-09&end=2031-03-02', 'start=2031-01-01&end=2031-03-01', 'start=2031-02-30&end=2031-03-02']) {
+      expect((await api('GET', `/api/admin/calendar/events?${query}`)).statusCode, query).toBe(400);
+    }
+    expect((await api('GET', '/api/admin/calendar/events?start=2031-01-01&end=2031-02-12')).statusCode).toBe(200);
+  });
+
+  it('needs a staff session', async () => {
+    const response = await context.app.inject({ method: 'GET', url: '/api/admin/calendar/events?start=2031-03-02&end=2031-03-09' });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('drag and resize', () => {
+  it('moves an appointment to another day and time, and a resize changes its end', async () => {
+    const order = await appointment({ date: '2031-04-01', start: '09:00', end: '11:00' });
+    const dragged = await api('POST', `/api/admin/work-orders/${order.id}/reschedule`, {
+      serviceDate: '2031-04-03',
+      startTime: '13:00',
+      endTime: '15:00',
+      expectedUpdatedAt: order.updatedAt,
+    });
+    expect(dragged.statusCode, dragged.body).toBe(200);
+    const moved = dragged.json().workOrder as WorkOrder;
+    expect(moved).toMatchObject({ serviceDate: '2031-04-03', scheduledStartTime: '13:00:00', scheduledEndTime: '15:00:00', estimatedDuration: 2, status: 'scheduled' });
+    expect(moved.updatedAt > order.updatedAt).toBe(true);
+    // 13:00 on the company's wall clock (America/New_York by default; EDT in April).
+    expect(moved.scheduledDate).toBe('2031-04-03T17:00:00.000Z');
+
+    const resized = await api('POST', `/api/admin/work-orders/${order.id}/reschedule`, {
+      serviceDate: '2031-04-03',
+      startTime: '13:00',
+      endTime: '16:30',
+      expectedUpdatedAt: moved.updatedAt,
+    });
+    expect(resized.statusCode, resized.body).toBe(200);
+    expect(resized.json().workOrder).toMatchObject({ scheduledEndTime: '16:30:00', estimatedDuration: 3.5 });
+  });
+
+  it('refuses times outside 07:00-19:00, an end before the start and off-slot minutes', async () => {
+    const order = await appointment({ date: '2031-04-02', start: '09:00', end: '10:00' });
+    const send = (startTime: string, endTime: string) =>
+      api('POST', `/api/admin/work-orders/${order.id}/reschedule`, { serviceDate: '2031-04-02', startTime, endTime, expectedUpdatedAt: order.updatedAt });
+    const early = await send('06:00', '08:00');
+    expect(early.statusCode).toBe(400);
+    expect(early.json().error.details).toEqual(expect.arrayContaining([expect.objectContaining({ message: calendarMessages.outsideHours })]));
+    expect((await send('18:00', '20:00')).statusCode).toBe(400);
+    const reversed = await send('11:00', '10:00');
+    expect(reversed.json().error.details).toEqual(expect.arrayContaining([expect.objectContaining({ message: calendarMessages.endAfterStart })]));
+    expect((await send('09:10', '10:00')).statusCode).toBe(400);
+  });
+
+  it('refuses a drag based on a stale copy with the current values, and leaves completed jobs where they are', async () => {
+    const order = await appointment({ date: '2031-04-04', start: '09:00', end: '10:00' });
+    const first = await api('POST', `/api/admin/work-orders/${order.id}/reschedule`, { serviceDate: '2031-04-05', startTime: '09:00', endTime: '10:00', expectedUpdatedAt: order.updatedAt });
+    expect(first.statusCode).toBe(200);
+    const stale = await api('POST', `/api/admin/work-orders/${order.id}/reschedule`, { serviceDate: '2031-04-06', startTime: '09:00', endTime: '10:00', expectedUpdatedAt: order.updatedAt });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error.details.current).toMatchObject({ serviceDate: '2031-04-05' });
+
+    const done = await appointment({ date: '2031-04-04', start: '11:00', end: '12:00', status: 'completed' });
+    const refused = await api('POST', `/api/admin/work-orders/${done.id}/reschedule`, { serviceDate: '2031-04-06', startTime: '09:00', endTime: '10:00', expectedUpdatedAt: done.updatedAt });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe(calendarMessages.onlyOpenMoves);
+  });
+
+  it("warns before a drag double-books the order's technician, and books it when confirmed", async () => {
+    const busy = await appointment({ date: '2031-04-07', start: '10:00', end: '12:00', technicianId: eli, title: 'Busy slot' });
+    const order = await appointment({ date: '2031-04-07', start: '08:00', end: '09:00', technicianId: eli });
+    const body = { serviceDate: '2031-04-07', startTime: '11:00', endTime: '13:00', expectedUpdatedAt: order.updatedAt };
+    const warned = await api('POST', `/api/admin/work-orders/${order.id}/reschedule`, body);
+    expect(warned.statusCode).toBe(409);
+    expect(warned.json().error).toMatchObject({
+      code: 'SCHEDULE_OVERLAP',
+      message: calendarMessages.overlap('Eli Tech', 1),
+      details: { overlaps: [{ id: busy.id, title: 'Busy slot', startTime: '10:00', endTime: '12:00', serviceDate: '2031-04-07' }] },
+    });
+    // Touching ends are not an overlap.
+    const touching = await api('POST', `/api/admin/work-orders/${order.id}/reschedule`, { ...body, startTime: '12:00', endTime: '13:00' });
+    expect(touching.statusCode, touching.body).toBe(200);
+    const confirmed = await api('POST', `/api/admin/work-orders/${order.id}/reschedule`, { ...body, expectedUpdatedAt: touching.json().workOrder.updatedAt, allowOverlap: true });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+  });
+});
+
+describe('assigning a technician', () => {
+  it('assigns an active technician or none, and refuses an inactive one', async () => {
+    const order = await appointment({ date: '2031-05-01', start: '09:00', end: '10:00' });
+    const assigned = await api('POST', `/api/admin/work-orders/${order.id}/assign`, { technicianId: dana, expectedUpdatedAt: order.updatedAt });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    expect(assigned.json().workOrder.technicianId).toBe(dana);
+    const inactive = await api('POST', `/api/admin/work-orders/${order.id}/assign`, { technicianId: retired, expectedUpdatedAt: assigned.json().workOrder.updatedAt });
+    expect(inactive.statusCode).toBe(400);
+    const cleared = await api('POST', `/api/admin/work-orders/${order.id}/assign`, { technicianId: null, expectedUpdatedAt: assigned.json().workOrder.updatedAt });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().workOrder.technicianId).toBeNull();
+  });
+
+  it('warns with the conflicting jobs when the technician is busy then, ignoring cancelled and completed ones', async () => {
+    const busy = await appointment({ date: '2031-05-02', start: '09:00', end: '11:00', technicianId: dana, title: 'Dana busy' });
+    await appointment({ date: '2031-05-02', start: '09:00', end: '11:00', technicianId: dana, status: 'cancelled' });
+    await appointment({ date: '2031-05-02', start: '10:00', end: '11:00', technicianId: dana, status: 'completed' });
+    const order = await appointment({ date: '2031-05-02', start: '10:00', end: '12:00' });
+    const warned = await api('POST', `/api/admin/work-orders/${order.id}/assign`, { technicianId: dana, expectedUpdatedAt: order.updatedAt });
+    expect(warned.statusCode).toBe(409);
+    expect(warned.json().error.code).toBe('SCHEDULE_OVERLAP');
+    expect(warned.json().error.details.overlaps.map((overlap: { id: string }) => overlap.id)).toEqual([busy.id]);
+    expect((await api('GET', `/api/admin/work-orders/${order.id}`)).json().workOrder.technicianId).toBeNull();
+    const confirmed = await api('POST', `/api/admin/work-orders/${order.id}/assign`, { technicianId: dana, expectedUpdatedAt: order.updatedAt, allowOverlap: true });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+  });
+
+  it('lets only one of two dispatchers booking the same free slot at once find it free', async () => {
+    const first = await appointment({ date: '2031-05-03', start: '09:00', end: '10:00' });
+    const second = await appointment({ date: '2031-05-03', start: '09:30', end: '10:30' });
+    const answers = await Promise.all([
+      api('POST', `/api/admin/work-orders/${first.id}/assign`, { technicianId: eli, expectedUpdatedAt: first.updatedAt }),
+      api('POST', `/api/admin/work-orders/${second.id}/assign`, { technicianId: eli, expectedUpdatedAt: second.updatedAt }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+  });
+
+  it('refuses a stale copy', async () => {
+    const order = await appointment({ date: '2031-05-04', start: '09:00', end: '10:00' });
+    await api('POST', `/api/admin/work-orders/${order.id}/assign`, { technicianId: dana, expectedUpdatedAt: order.updatedAt });
+    const stale = await api('POST', `/api/admin/work-orders/${order.id}/assign`, { technicianId: eli, expectedUpdatedAt: order.updatedAt });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error.details.current.technicianId).toBe(dana);
+  });
+});
+
+describe('delete', () => {
+  it('deletes a scheduled work order with its tasks and unlinks the lead it came from', async () => {
+    const order = await appointment({ date: '2031-06-01', start: '09:00', end: '10:00' });
+    await api('POST', `/api/admin/work-orders/${order.id}/tasks`, { taskName: 'Bring ladder' });
+    const [lead] = await context.database.query<{ id: string }>(
+      `insert into estimate_requests (name, email, phone, address, service_type, work_order_id) values ('Lead', 'lead@example.com', '8435550404', '4 Lead Ln', 'ac-repair', $1) returning id`,
+      [order.id],
+    );
+    const response = await api('DELETE', `/api/admin/work-orders/${order.id}?expectedUpdatedAt=${encodeURIComponent(order.updatedAt)}`);
+    expect(response.statusCode, response.body).toBe(204);
+    expect((await api('GET', `/api/admin/work-orders/${order.id}`)).statusCode).toBe(404);
+    expect(await context.database.query('select 1 from work_order_tasks where work_order_id = $1', [order.id])).toEqual([]);
+    const [unlinked] = await context.database.query<{ work_order_id: string | null }>('select work_order_id from estimate_requests where id = $1', [lead!.id]);
+    expect(unlinked!.work_order_id).toBeNull();
+  });
+
+  it('keeps started and completed jobs, stale copies and unknown ids', async () => {
+    for (const status of ['in-progress', 'completed']) {
+      const order = await appointment({ date: '2031-06-02', start: '09:00', end: '10:00', status });
+      const refused = await api('DELETE', `/api/admin/work-orders/${order.id}?expectedUpdatedAt=${encodeURIComponent(order.updatedAt)}`);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.message).toBe(calendarMessages.onlyUnstartedDeletes);
+    }
+    const order = await appointment({ date: '2031-06-03', start: '09:00', end: '10:00' });
+    await api('POST', `/api/admin/work-orders/${order.id}/assign`, { technicianId: dana, expectedUpdatedAt: order.updatedAt });
+    const stale = await api('DELETE', `/api/admin/work-orders/${order.id}?expectedUpdatedAt=${encodeURIComponent(order.updatedAt)}`);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error.details.current.technicianId).toBe(dana);
+    expect((await api('DELETE', `/api/admin/work-orders/00000000-0000-4000-8000-000000000000?expectedUpdatedAt=${encodeURIComponent(order.updatedAt)}`)).statusCode).toBe(404);
+    expect((await api('DELETE', `/api/admin/work-orders/${order.id}`)).statusCode).toBe(400);
+  });
+});
