@@ -1,8 +1,8 @@
 import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { workOrderTimePreferences, type WorkOrderStatus } from '#shared/enums.ts';
+import type { WorkOrderStatus } from '#shared/enums.ts';
 import type { Database } from '#server/db/client.ts';
-import { aiConversations, customers, estimateRequests, workOrders } from '#server/db/schema/index.ts';
+import { aiConversations, customers, estimateRequests, timePreferenceRank, workOrders } from '#server/db/schema/index.ts';
 
 /**
  * The company calendar days the figures are counted over (YYYY-MM-DD, in the company's time
@@ -27,14 +27,6 @@ const within = (column: PgColumn, from: string, until: string, timeZone: string)
 const countOf = (table: PgTable, where: SQL | undefined, what: SQL = sql`*`) =>
   sql<number>`(select count(${what}) from ${table}${where ? sql` where ${where}` : sql``})`.mapWith(Number);
 
-/**
- * Morning, afternoon, anytime (the form's order), not alphabetical: the spec orders today's list
- * "by time_preference", and 'afternoon' < 'anytime' < 'morning' would put the morning jobs last.
- */
-const timePreferenceRank = sql`(case ${workOrders.timePreference} ${sql.raw(
-  workOrderTimePreferences.map((value, rank) => `when '${value}' then ${rank}`).join(' '),
-)} end)`;
-
 const listColumns = {
   id: workOrders.id,
   workOrderNumber: workOrders.workOrderNumber,
@@ -50,6 +42,12 @@ const listColumns = {
 
 export function createDashboardRepository(db: Database) {
   const queries = {
+    /**
+     * The committed state the next statement will see (xmin:xmax:in-progress ids). Two equal
+     * snapshots see exactly the same rows: no transaction committed or aborted in between.
+     */
+    snapshot: () => db.select({ snapshot: sql<string>`pg_current_snapshot()::text` }).from(sql`(values (1)) as "now"`),
+
     /**
      * Every count of the dashboard in one statement (one round trip, one snapshot): each is a
      * scalar subquery the planner answers from an index where one serves.
@@ -97,12 +95,17 @@ export function createDashboardRepository(db: Database) {
         .from(workOrders)
         .innerJoin(customers, eq(customers.id, workOrders.customerId))
         .where(eq(workOrders.serviceDate, today))
-        .orderBy(timePreferenceRank, sql`${workOrders.scheduledStartTime} asc nulls last`, asc(workOrders.createdAt), asc(workOrders.id))
+        // Morning, afternoon, anytime (not alphabetical), then start time: work_orders_day_schedule_idx's order.
+        .orderBy(timePreferenceRank(workOrders.timePreference), sql`${workOrders.scheduledStartTime} asc nulls last`, asc(workOrders.createdAt), asc(workOrders.id))
         .limit(limit),
   };
 
   return {
     queries,
+
+    async snapshot(): Promise<string> {
+      return (await queries.snapshot())[0]!.snapshot;
+    },
 
     async summary(days: DashboardDays, limit: number) {
       const [figures, inProgress, today, pending] = await Promise.all([
