@@ -268,4 +268,15 @@ describe('the figures of a known data set', () => {
     expect(titles(body.inProgressWorkOrders)).toEqual(['In progress 03-01', 'In progress 03-02', 'In progress 03-03', 'In progress 03-04', 'In progress 03-05']);
     expect(body.pendingWorkOrders).toHaveLength(5);
   });
+
+  it('shows a committed change on the very next read', async () => {
+    const before = dashboardResponseSchema.parse((await get()).json());
+    expect((await get()).json()).toEqual(before);
+    await context.database.query(`update work_orders set status = 'in-progress' where title = 'Pending 02-28'`);
+    const after = dashboardResponseSchema.parse((await get()).json());
+    expect(after.stats).toMatchObject({ pendingOrders: 5, inProgressOrders: 8 });
+    expect(titles(after.pendingWorkOrders)).toEqual(['Pending 03-09', 'T anytime pending', 'T morning unscheduled', 'Pending 03-11', 'Pending 04-02']);
+    await context.database.query(`update work_orders set status = 'pending' where title = 'Pending 02-28'`);
+    expect((await get()).json().stats).toMatchObject({ pendingOrders: 6, inProgressOrders: 7 });
+  });
 });
