@@ -24,9 +24,13 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { openDatabase, type Database } from '#server/db/client.ts';
 import * as schema from '#server/db/schema/index.ts';
 import { seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts';
+import { dashboardListLimit } from '#shared/dashboard.ts';
 import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { createStaffService, hashToken } from '#server/modules/auth/auth.service.ts';
+import { loadConfig } from '#server/config.ts';
 import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
+import { createDashboardRepository } from '#server/modules/dashboard/dashboard.repository.ts';
+import { dashboardDays } from '#server/modules/dashboard/dashboard.service.ts';
 import { createWorkOrderRepository, searchCountCap, searchRecentWindow } from '#server/modules/work-orders/work-order.repository.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
 import {
@@ -93,10 +97,25 @@ const sessionLookup: SqlStatement = {
   minRows: 1,
 };
 
+/** DashboardRepository's list reads: a work order with its customer, the first 5 by service date. */
+const dashboardListColumns =
+  'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", "work_orders"."status", "work_orders"."priority", ' +
+  '"work_orders"."service_type", "work_orders"."service_date", "work_orders"."time_preference", "work_orders"."scheduled_start_time", ' +
+  '"customers"."id", "customers"."name", "customers"."phone", "customers"."address" from "work_orders" ' +
+  'inner join "customers" on "customers"."id" = "work_orders"."customer_id"';
+const dashboardByServiceDate = 'order by "work_orders"."service_date" asc, "work_orders"."created_at" asc, "work_orders"."id" asc limit $2';
+
 /** The customer repository over a driver-less Drizzle: only to build queries and read their SQL. */
 const customerQueries = createCustomerRepository(drizzle.mock({ schema }) as unknown as Database).queries;
 /** The same for work orders. */
 const workOrderQueries = createWorkOrderRepository(drizzle.mock({ schema }) as unknown as Database).queries;
+
+/** The same for the dashboard. */
+const dashboardQueries = createDashboardRepository(drizzle.mock({ schema }) as unknown as Database).queries;
+/** The server's company time zone (TZ_BUSINESS, passed through to it, or the default). */
+const businessTimeZone = loadConfig({ TZ_BUSINESS: process.env.TZ_BUSINESS }).businessTimeZone;
+/** The dashboard's calendar days at this moment, as the endpoint computes them per request. */
+const dashboardDaysNow = () => dashboardDays(businessTimeZone, new Date());
 
 /** The work-order list's default page size (workOrderListQuerySchema). */
 const workOrderPageSize = 25;
@@ -346,7 +365,80 @@ const endpoints: Endpoint[] = [
       workOrderQueries.tasks(workOrderId).toSQL(),
     ],
   },
+  {
+    name: 'dashboard',
+    path: '/api/admin/dashboard',
+    // DashboardService.summary: the snapshot check, then (when a transaction committed since the
+    // last answer) every count in one statement and the three lists of 5.
+    sql: [
+      sessionLookup,
+      { text: 'select pg_current_snapshot()::text from (values (1)) as "now"', params: () => [], minRows: 1 },
+      {
+        text:
+          'select (select count(*) from "work_orders" where "work_orders"."status" = $1), ' +
+          '(select count(*) from "work_orders" where "work_orders"."status" = $2), ' +
+          '(select count(*) from "work_orders" where "work_orders"."service_date" = $3), ' +
+          '(select count(*) from "work_orders" where ("work_orders"."status" = $4 and ("work_orders"."completed_at" >= (($5::date)::timestamp at time zone $6) ' +
+          'and "work_orders"."completed_at" < (($7::date)::timestamp at time zone $8)))), ' +
+          '(select count(*) from "work_orders"), (select count(*) from "customers"), ' +
+          '(select count(*) from "estimate_requests" where "estimate_requests"."status" = $9), ' +
+          '(select count(*) from "estimate_requests" where ("estimate_requests"."priority" = $10 and "estimate_requests"."status" in ($11, $12))), ' +
+          '(select count(*) from "estimate_requests" where ("estimate_requests"."created_at" >= (($13::date)::timestamp at time zone $14) ' +
+          'and "estimate_requests"."created_at" < (($15::date)::timestamp at time zone $16))), ' +
+          '(select count(distinct "ai_conversations"."conversation_id") from "ai_conversations" where ("ai_conversations"."created_at" >= (($17::date)::timestamp at time zone $18) ' +
+          'and "ai_conversations"."created_at" < (($19::date)::timestamp at time zone $20))) from (values (1)) as "dashboard"',
+        params: () => {
+          const days = dashboardDaysNow();
+          const { timeZone: zone } = days;
+          return [
+            'pending', 'in-progress', days.today, 'completed', days.monthStart, zone, days.nextMonthStart, zone,
+            'pending', 'urgent', 'pending', 'contacted', days.weekStart, zone, days.tomorrow, zone, days.today, zone, days.tomorrow, zone,
+          ];
+        },
+        minRows: 1,
+      },
+      {
+        text: `${dashboardListColumns} where "work_orders"."status" = $1 ${dashboardByServiceDate}`,
+        params: () => ['in-progress', dashboardListLimit],
+        minRows: 1,
+      },
+      {
+        text:
+          `${dashboardListColumns} where "work_orders"."service_date" = $1 order by (case "work_orders"."time_preference" when 'morning' then 0 ` +
+          `when 'afternoon' then 1 when 'anytime' then 2 end), "work_orders"."scheduled_start_time" asc nulls last, "work_orders"."created_at" asc, ` +
+          '"work_orders"."id" asc limit $2',
+        params: () => [dashboardDaysNow().today, dashboardListLimit],
+        minRows: 1,
+      },
+      {
+        text: `${dashboardListColumns} where "work_orders"."status" = $1 ${dashboardByServiceDate}`,
+        params: () => ['pending', dashboardListLimit],
+        minRows: 1,
+      },
+    ],
+    builtSql: () => {
+      const days = dashboardDaysNow();
+      return [
+        dashboardQueries.snapshot().toSQL(),
+        dashboardQueries.figures(days).toSQL(),
+        dashboardQueries.byStatus('in-progress', dashboardListLimit).toSQL(),
+        dashboardQueries.today(days.today, dashboardListLimit).toSQL(),
+        dashboardQueries.byStatus('pending', dashboardListLimit).toSQL(),
+      ];
+    },
+    note:
+      'the driver runs every statement of a computation; the endpoint runs only the session lookup and the snapshot check while no ' +
+      'transaction commits (its answer is kept per snapshot), so it may exceed its driver ceiling',
+  },
 ];
+
+/** The endpoints this run measures: all, or those --only names. */
+function selectedEndpoints(options: Options): Endpoint[] {
+  if (!options.only) return endpoints;
+  const selected = endpoints.filter((endpoint) => endpoint.name.includes(options.only!));
+  if (selected.length === 0) throw new UsageError(`--only ${options.only} matches no endpoint (${endpoints.map((endpoint) => endpoint.name).join(', ')}).`);
+  return selected;
+}
 
 function endpointPath(endpoint: Endpoint, context: BenchContext): string {
   return typeof endpoint.path === 'string' ? endpoint.path : endpoint.path(context);
@@ -412,9 +504,9 @@ const warmupSeconds = 1;
 /** DESIGN.md section 7. */
 const bars = { p99Ms: 50, endpointOverDriver: 0.5, startupMs: 2000, peakRssMb: 600 } as const;
 
-const usage = 'Usage: npx tsx bench/api.ts [--customers N] [--work-orders N] [--duration S] [--connections C] [--reseed]';
+const usage = 'Usage: npx tsx bench/api.ts [--customers N] [--work-orders N] [--duration S] [--connections C] [--reseed] [--only NAME]';
 
-type Options = { customers: number; workOrders: number; durationSeconds: number; connections: number; reseed: boolean };
+type Options = { customers: number; workOrders: number; durationSeconds: number; connections: number; reseed: boolean; only: string | undefined };
 
 function parseOptions(): Options {
   let parsed;
@@ -426,6 +518,8 @@ function parseOptions(): Options {
         duration: { type: 'string', default: '10' },
         connections: { type: 'string', default: '10' },
         reseed: { type: 'boolean', default: false },
+        /** Measure only the endpoints whose name contains this (and no public POSTs): a quick check of one. */
+        only: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: false,
@@ -444,6 +538,7 @@ function parseOptions(): Options {
     durationSeconds: wholeNumber(values.duration, 'duration', 1),
     connections: wholeNumber(values.connections, 'connections', 1),
     reseed: values.reseed,
+    only: values.only,
   };
 }
 
@@ -531,7 +626,7 @@ async function measureDriverCeilings(dataDir: string, options: Options): Promise
     if (!mostTasks) throw new Error(`No work order tasks in ${dataDir}; run with --reseed.`);
     context = { tokenHash, customerId: busiest.customer_id, workOrderId: mostTasks.work_order_id };
 
-    for (const endpoint of endpoints) {
+    for (const endpoint of selectedEndpoints(options)) {
       assertSqlIsCurrent(endpoint, context);
       for (const [index, statement] of endpoint.sql.entries()) {
         const rows = await handle.query(statement.text, statement.params(context));
@@ -748,12 +843,12 @@ async function main(): Promise<void> {
     console.log(`Server answered after ${fixed(server.startupMs, 0)} ms.`);
     const cookie = await signIn(server.baseUrl);
     constantJson = await measureHttp('GET /healthz', `${server.baseUrl}/healthz`, {}, options);
-    for (const endpoint of endpoints) {
+    for (const endpoint of selectedEndpoints(options)) {
       const endpointUrl = endpointPath(endpoint, context);
       const headers: Record<string, string> = endpointUrl.startsWith('/api/admin') ? { cookie } : {};
       httpResults.set(endpoint.name, await measureHttp(`GET ${endpointUrl}`, `${server.baseUrl}${endpointUrl}`, headers, options));
     }
-    for (const post of publicPosts) {
+    for (const post of options.only ? [] : publicPosts) {
       console.log(`HTTP         POST ${post.path}: ${options.connections} connections, ${post.amount ? `${post.amount} requests` : `${options.durationSeconds} s`}...`);
       const measured = await runHttpLoad({
         url: `${server.baseUrl}${post.path}`,
@@ -773,7 +868,7 @@ async function main(): Promise<void> {
     runningServer = undefined;
   }
 
-  const endpointResults = endpoints.map((endpoint): EndpointResult => {
+  const endpointResults = selectedEndpoints(options).map((endpoint): EndpointResult => {
     const http = httpResults.get(endpoint.name)!;
     const driver = driverCeilings.get(endpoint.name)!;
     const overDriver = http.requestsPerSecond / driver.requestsPerSecond;
@@ -791,12 +886,12 @@ async function main(): Promise<void> {
   const report: Report = {
     ranAt: new Date().toISOString(),
     machine: { node: process.versions.node, platform: `${process.platform}-${process.arch}`, cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model },
-    options: { customers: options.customers, workOrders: options.workOrders, durationSeconds: options.durationSeconds, connections: options.connections, warmupSeconds },
+    options: { customers: options.customers, workOrders: options.workOrders, durationSeconds: options.durationSeconds, connections: options.connections, only: options.only, warmupSeconds },
     dataDir: path.relative(projectRoot, dataDir),
     seed,
     constantJson,
     endpoints: endpointResults,
-    publicPosts: publicPosts.map((post) => ({ name: post.name, path: post.path, http: postResults.get(post.name)!, p99Met: postResults.get(post.name)!.p99Ms <= bars.p99Ms })),
+    publicPosts: publicPosts.filter((post) => postResults.has(post.name)).map((post) => ({ name: post.name, path: post.path, http: postResults.get(post.name)!, p99Met: postResults.get(post.name)!.p99Ms <= bars.p99Ms })),
     startup: { ms: server.startupMs, bar: bars.startupMs, met: server.startupMs <= bars.startupMs },
     memory: memory && { ...memory, bar: bars.peakRssMb, met: memory.peakRssMb <= bars.peakRssMb },
     bars,

@@ -14,6 +14,8 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
 import { customerRoutes } from './modules/customers/customer.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
 import { createCustomerService } from './modules/customers/customer.service.ts';
 import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbox.ts';
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
@@ -84,6 +86,7 @@ export async function buildApp({ config, database, logger, serveClient = true }:
     workOrders: createWorkOrderService({ db: database.db, timeZone: config.businessTimeZone }),
     timeZone: config.businessTimeZone,
   });
+  await app.register(dashboardRoutes, { dashboard: createDashboardService({ db: database.db, timeZone: config.businessTimeZone }) });
   await app.register(chatRoutes, {
     chat,
     timeZone: config.businessTimeZone,

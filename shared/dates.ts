@@ -11,3 +11,15 @@ export function isValidIsoDate(value: string): boolean {
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
+
+/** A calendar date plus (or minus) whole days: '2026-03-01' - 1 → '2026-02-28'. No time zone involved. */
+export function addDays(isoDate: string, days: number): string {
+  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+}
+
+/** The first day of the calendar month `months` after the date's month: ('2026-12-15', 1) → '2027-01-01'. */
+export function monthStart(isoDate: string, months = 0): string {
+  const [year, month] = isoDate.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, month - 1 + months, 1)).toISOString().slice(0, 10);
+}

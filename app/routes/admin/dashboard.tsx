@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { sessionQuery } from '#client/features/auth/session.ts';
+import { Dashboard } from '#client/features/dashboard/dashboard.tsx';
+import { company } from '#client/lib/company.ts';
 
-export default function Dashboard() {
+export function meta() {
+  return [{ title: `Dashboard | ${company.name}` }, { name: 'robots', content: 'noindex' }];
+}
+
+export default function DashboardRoute() {
   const session = useQuery(sessionQuery);
-  return (
-    <section aria-labelledby="dashboard-title">
-      <h1 id="dashboard-title" className="text-2xl font-bold text-slate-900">
-        Dashboard
-      </h1>
-      <p className="mt-2 text-slate-600">Welcome back{session.data ? `, ${session.data.user.name}` : ''}.</p>
-    </section>
-  );
+  return <Dashboard userName={session.data?.user.name} />;
 }

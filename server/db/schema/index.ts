@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   check,
   date,
@@ -265,6 +266,15 @@ export const estimateRequests = pgTable(
 
 // Work orders ------------------------------------------------------------------------------------
 
+/**
+ * A work order's time preference as its place in the day: morning, afternoon, anytime (the form's
+ * order; alphabetical would put the morning jobs last). Today's schedule is sorted by it, and an
+ * index holds the same expression so the first of a day come straight from it.
+ */
+export function timePreferenceRank(column: SQL | ReturnType<typeof sql> | AnyPgColumn): SQL {
+  return sql`(case ${column} ${sql.raw(workOrderTimePreferences.map((value, rank) => `when '${value}' then ${rank}`).join(' '))} end)`;
+}
+
 export const workOrderNumberSequence = pgSequence('work_order_number_seq', { startWith: 10001 });
 
 export const workOrders = pgTable(
@@ -320,6 +330,8 @@ export const workOrders = pgTable(
     index('work_orders_customer_id_idx').on(table.customerId, table.createdAt),
     index('work_orders_technician_id_idx').on(table.technicianId, table.serviceDate),
     index('work_orders_completed_at_idx').on(table.completedAt),
+    // The dashboard's today list: a day's work orders in schedule order, so its first 5 are read, not sorted.
+    index('work_orders_day_schedule_idx').on(table.serviceDate, timePreferenceRank(table.timePreference), table.scheduledStartTime, table.createdAt, table.id),
     index('work_orders_title_trgm_idx').using('gin', sql`${table.title} gin_trgm_ops`).with({ fastupdate: false }),
     index('work_orders_description_trgm_idx').using('gin', sql`${table.description} gin_trgm_ops`).with({ fastupdate: false }),
     index('work_orders_number_trgm_idx').using('gin', sql`${table.workOrderNumber} gin_trgm_ops`).with({ fastupdate: false }),

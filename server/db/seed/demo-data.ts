@@ -30,6 +30,7 @@ import {
 } from '#shared/enums.ts';
 import type { ChatIntent, ChatUrgency } from '#shared/chat.ts';
 import { estimatePriority } from '#shared/estimates.ts';
+import { addDays } from '#shared/dates.ts';
 
 /**
  * Demo data for a heating and air-conditioning company in the South Carolina Low Country.
@@ -208,10 +209,8 @@ function pad2(value: number): string {
   return String(value).padStart(2, '0');
 }
 
-export function addDays(ymd: string, days: number): string {
-  const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
+/** Kept for callers of the seed module; the helper lives in shared/dates.ts. */
+export { addDays };
 
 /** 0 = Sunday ... 6 = Saturday. */
 function weekday(ymd: string): number {

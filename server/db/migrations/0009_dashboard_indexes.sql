@@ -1,0 +1,1 @@
+CREATE INDEX "work_orders_day_schedule_idx" ON "work_orders" USING btree ("service_date",(case "time_preference" when 'morning' then 0 when 'afternoon' then 1 when 'anytime' then 2 end),"scheduled_start_time","created_at","id");
