@@ -375,12 +375,12 @@ const endpoints: Endpoint[] = [
       { text: 'select pg_current_snapshot()::text from (values (1)) as "now"', params: () => [], minRows: 1 },
       {
         text:
-          'select (select count(*) from "work_orders" where "work_orders"."status" = $1), ' +
-          '(select count(*) from "work_orders" where "work_orders"."status" = $2), ' +
+          'select (select coalesce(sum("count"), 0) from "work_order_status_counts" where "work_order_status_counts"."status" = $1), ' +
+          '(select coalesce(sum("count"), 0) from "work_order_status_counts" where "work_order_status_counts"."status" = $2), ' +
           '(select count(*) from "work_orders" where "work_orders"."service_date" = $3), ' +
           '(select count(*) from "work_orders" where ("work_orders"."status" = $4 and ("work_orders"."completed_at" >= (($5::date)::timestamp at time zone $6) ' +
           'and "work_orders"."completed_at" < (($7::date)::timestamp at time zone $8)))), ' +
-          '(select count(*) from "work_orders"), (select count(*) from "customers"), ' +
+          '(select coalesce(sum("count"), 0) from "work_order_status_counts"), (select count(*) from "customers"), ' +
           '(select count(*) from "estimate_requests" where "estimate_requests"."status" = $9), ' +
           '(select count(*) from "estimate_requests" where ("estimate_requests"."priority" = $10 and "estimate_requests"."status" in ($11, $12))), ' +
           '(select count(*) from "estimate_requests" where ("estimate_requests"."created_at" >= (($13::date)::timestamp at time zone $14) ' +

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { WorkOrderStatus } from '#shared/enums.ts';
 import type { Database } from '#server/db/client.ts';
-import { aiConversations, customers, estimateRequests, timePreferenceRank, workOrders } from '#server/db/schema/index.ts';
+import { aiConversations, customers, estimateRequests, timePreferenceRank, workOrderStatusCounts, workOrders } from '#server/db/schema/index.ts';
 
 /**
  * The company calendar days the figures are counted over (YYYY-MM-DD, in the company's time
@@ -26,6 +26,12 @@ const within = (column: PgColumn, from: string, until: string, timeZone: string)
 /** `(select count(*) from table where ...)` as a number. */
 const countOf = (table: PgTable, where: SQL | undefined, what: SQL = sql`*`) =>
   sql<number>`(select count(${what}) from ${table}${where ? sql` where ${where}` : sql``})`.mapWith(Number);
+
+/** Work orders in a status (or all), from the counts the triggers keep (decision 014): five rows, not 100,000. */
+const keptCount = (status: WorkOrderStatus | undefined) =>
+  sql<number>`(select coalesce(sum(${workOrderStatusCounts.count}), 0) from ${workOrderStatusCounts}${
+    status ? sql` where ${workOrderStatusCounts.status} = ${status}` : sql``
+  })`.mapWith(Number);
 
 const listColumns = {
   id: workOrders.id,
@@ -55,14 +61,14 @@ export function createDashboardRepository(db: Database) {
     figures: (days: DashboardDays) =>
       db
         .select({
-          pendingOrders: countOf(workOrders, eq(workOrders.status, 'pending')),
-          inProgressOrders: countOf(workOrders, eq(workOrders.status, 'in-progress')),
+          pendingOrders: keptCount('pending'),
+          inProgressOrders: keptCount('in-progress'),
           todaysSchedule: countOf(workOrders, eq(workOrders.serviceDate, days.today)),
           completedThisMonth: countOf(
             workOrders,
             and(eq(workOrders.status, 'completed'), within(workOrders.completedAt, days.monthStart, days.nextMonthStart, days.timeZone)),
           ),
-          totalWorkOrders: countOf(workOrders, undefined),
+          totalWorkOrders: keptCount(undefined),
           totalCustomers: countOf(customers, undefined),
           pendingEstimates: countOf(estimateRequests, eq(estimateRequests.status, 'pending')),
           urgentEstimates: countOf(
