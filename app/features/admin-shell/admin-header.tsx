@@ -3,6 +3,7 @@ import { isLinkClick, useDismiss } from '#client/components/ui/use-dismiss.ts';
 import { Link, NavLink } from 'react-router';
 import type { StaffUser } from '#shared/auth.ts';
 import { useLogout } from '#client/features/auth/session.ts';
+import { NotificationBell } from '#client/features/notifications/notification-bell.tsx';
 
 /** Spec 000 section 2: the admin header navigation, in this order. */
 export const adminNavigation = [
@@ -74,7 +75,8 @@ export function AdminHeader({ user }: { user: StaffUser }) {
             ))}
           </ul>
         </nav>
-        <div className="relative lg:ml-auto">
+        <NotificationBell />
+        <div className="relative">
           <button
             ref={userMenuButtonRef}
             type="button"
