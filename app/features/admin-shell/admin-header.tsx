@@ -45,7 +45,7 @@ export function AdminHeader({ user }: { user: StaffUser }) {
   return (
     <header ref={headerRef} className="bg-brand-900 text-white shadow">
       <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2">
-        <Link to="/admin" className="mr-2 font-bold">
+        <Link to="/admin" className="mr-2 whitespace-nowrap font-bold">
           HVAC Admin
         </Link>
         <button
@@ -89,7 +89,7 @@ export function AdminHeader({ user }: { user: StaffUser }) {
             <span aria-hidden="true" className="flex h-7 w-7 items-center justify-center rounded-full bg-accent-600 font-semibold">
               {user.name.charAt(0).toUpperCase()}
             </span>
-            <span className="max-w-40 truncate">{user.name}</span>
+            <span className="max-w-24 truncate sm:max-w-40">{user.name}</span>
             <span className="sr-only">account menu</span>
           </button>
           <ul
