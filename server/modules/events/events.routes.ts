@@ -20,7 +20,8 @@ export async function eventRoutes(
   // Before the server stops accepting: end every stream, else close() would wait for them forever.
   app.addHook('preClose', async () => streams.endAll());
 
-  app.get('/api/admin/events', async (request, reply) => {
+  // No automatic HEAD route: it would open a stream that never sends its body.
+  app.get('/api/admin/events', { exposeHeadRoute: false }, async (request, reply) => {
     const response = reply.raw;
     const token = readSessionToken(request);
     let isClosed = false;
