@@ -101,6 +101,17 @@ describe('the live-update stream', () => {
     client.close();
   });
 
+  it('passes on nothing but well-formed changes of the live topics', async () => {
+    const client = await readyStream();
+    const from = client.received.length;
+    await context.database.query(`select pg_notify('hvac_changes', 'not json')`);
+    await context.database.query(`select pg_notify('hvac_changes', '{"topic":"sessions","action":"delete"}')`);
+    await context.database.query(`select pg_notify('hvac_changes', '{"topic":"work_orders","action":"update"}')`);
+    await client.waitFor(isEvent('change', { topic: 'work_orders', action: 'update' }), { fromIndex: from });
+    expect(client.received.slice(from).filter((event) => 'event' in event)).toEqual([{ event: 'change', data: '{"topic":"work_orders","action":"update"}' }]);
+    client.close();
+  });
+
   it('refuses more streams per session than the cap, and frees the place when one closes', async () => {
     const open = await Promise.all([stream(), stream(), stream()]);
     for (const client of open) expect(client.status).toBe(200);

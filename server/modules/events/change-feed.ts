@@ -6,6 +6,15 @@ import type { DatabaseHandle } from '#server/db/client.ts';
 /** What the database trigger publishes (migration 0007); anything else on the channel is ignored. */
 const liveChangeSchema = z.object({ topic: z.enum(liveTopics), action: z.enum(liveActions) });
 
+function parseChange(payload: string): LiveChange | undefined {
+  try {
+    const parsed = liveChangeSchema.safeParse(JSON.parse(payload));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export type ChangeSubscriber = {
   onChange: (change: LiveChange) => void;
   /** The feed was deaf for a while (lost database connection): changes may have been missed. */
@@ -40,17 +49,11 @@ export function createChangeFeed(options: { database: Pick<DatabaseHandle, 'list
       if (stopListening) return;
       stopListening = await database.listen(liveChannel, {
         onNotification: (payload) => {
-          let parsed: ReturnType<typeof liveChangeSchema.safeParse>;
-          try {
-            parsed = liveChangeSchema.safeParse(JSON.parse(payload));
-          } catch {
-            parsed = liveChangeSchema.safeParse(undefined);
-          }
-          if (!parsed.success) {
+          const change = parseChange(payload);
+          if (!change) {
             log.warn({ payload }, 'ignored a malformed live change notification');
             return;
           }
-          const change = parsed.data;
           each((subscriber) => subscriber.onChange(change));
         },
         onConnected: (isReconnect) => {
