@@ -21,7 +21,11 @@ import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbo
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { createChangeFeed, type ChangeFeed } from './modules/events/change-feed.ts';
+import { eventRoutes } from './modules/events/events.routes.ts';
+import { defaultLiveStreamLimits, type LiveStreamLimits } from './modules/events/live-streams.service.ts';
 import { notificationRoutes } from './modules/notifications/notification.routes.ts';
+import { createNotificationService } from './modules/notifications/notification.service.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
 import { workOrderRoutes } from './modules/work-orders/work-order.routes.ts';
 import { createWorkOrderService } from './modules/work-orders/work-order.service.ts';
@@ -36,10 +40,12 @@ export type AppDependencies = {
   logger?: FastifyServerOptions['logger'];
   /** Serve the built client (off in API tests that do not need it). */
   serveClient?: boolean;
+  /** Live-update stream limits and timings (tests shorten the heartbeat). */
+  liveStreamLimits?: Partial<LiveStreamLimits>;
 };
 
 /** Builds the whole application (plugins, then modules). Never listens: main.ts and tests do. */
-export async function buildApp({ config, database, logger, serveClient = true }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, serveClient = true, liveStreamLimits }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -78,7 +84,16 @@ export async function buildApp({ config, database, logger, serveClient = true }:
     timeZone: config.businessTimeZone,
     limitPer15Minutes: config.publicFormLimitPer15Minutes,
   });
-  await app.register(notificationRoutes, { db: database.db });
+  // One LISTEN per instance, fanned out to the live-update streams; started once the app is ready.
+  const changeFeed = createChangeFeed({ database, log: app.log });
+  app.addHook('onReady', () => changeFeed.start());
+  app.addHook('onClose', () => changeFeed.close());
+  await app.register(eventRoutes, {
+    feed: changeFeed,
+    limits: { ...defaultLiveStreamLimits, ...liveStreamLimits },
+    isSessionLive: (token) => auth.isSessionLive(token),
+  });
+  await app.register(notificationRoutes, { notifications: createNotificationService({ db: database.db }) });
   await app.register(customerRoutes, {
     customers: createCustomerService({ db: database.db, storage: createObjectStorage(config), log: app.log }),
   });
@@ -107,6 +122,7 @@ export async function buildApp({ config, database, logger, serveClient = true }:
 
   app.decorate('authService', auth);
   app.decorate('emailOutbox', emailOutbox);
+  app.decorate('changeFeed', changeFeed);
   return app;
 }
 
@@ -114,5 +130,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     authService: ReturnType<typeof createAuthService>;
     emailOutbox: EmailOutbox;
+    changeFeed: ChangeFeed;
   }
 }

@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+import { listenOnPostgres, type ListenHandlers } from './postgres-listener.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -21,8 +22,16 @@ export type DatabaseHandle = {
   kind: DatabaseKind;
   /** Runs raw SQL on the driver itself (benchmarks measure the database's own ceiling with it). */
   query: <Row = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<Row[]>;
+  /**
+   * Receives the NOTIFY payloads of `channel` (PGlite: the instance's own listener; PostgreSQL: one
+   * dedicated connection that reconnects by itself). Resolves with the function that stops it;
+   * close() stops every listener still running.
+   */
+  listen: (channel: string, handlers: ListenHandlers) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
 };
+
+export type { ListenHandlers } from './postgres-listener.ts';
 
 export type OpenOptions =
   /** PGlite in dataDir; `undefined` dataDir = in memory (tests). */
@@ -52,6 +61,11 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
       db,
       kind: 'pglite',
       query: async (text, params) => (await client.query(text, params)).rows as never,
+      listen: async (channel, handlers) => {
+        const unlisten = await client.listen(channel, handlers.onNotification);
+        handlers.onConnected?.(false);
+        return () => (client.closed ? Promise.resolve() : unlisten());
+      },
       close: async () => {
         await client.close();
         lock?.release();
@@ -85,11 +99,24 @@ async function openPostgres(options: Extract<OpenOptions, { kind: 'postgres' }>)
     migrationClient.release();
   }
   const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
+  const listeners = new Set<{ stop: () => Promise<void> }>();
   return {
     db,
     kind: 'postgres',
     query: async (text, params) => (await pool.query(text, params)).rows as never,
-    close: () => pool.end(),
+    listen: async (channel, handlers) => {
+      const listener = listenOnPostgres(options.url, channel, handlers);
+      listeners.add(listener);
+      return async () => {
+        listeners.delete(listener);
+        await listener.stop();
+      };
+    },
+    close: async () => {
+      await Promise.all([...listeners].map((listener) => listener.stop()));
+      listeners.clear();
+      await pool.end();
+    },
   };
 }
 

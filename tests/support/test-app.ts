@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '#server/app.ts';
+import { buildApp, type AppDependencies } from '#server/app.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
@@ -19,10 +19,12 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 }
 
 /** The whole application on a fresh database, driven with inject() (no port). */
-export async function createTestApp(options: { env?: Record<string, string>; serveClient?: boolean } = {}): Promise<TestContext> {
+export async function createTestApp(
+  options: { env?: Record<string, string>; serveClient?: boolean; liveStreamLimits?: AppDependencies['liveStreamLimits'] } = {},
+): Promise<TestContext> {
   const config = testConfig(options.env);
   const database = await createTestDatabase();
-  const app = await buildApp({ config, database, logger: false, serveClient: options.serveClient ?? false });
+  const app = await buildApp({ config, database, logger: false, serveClient: options.serveClient ?? false, liveStreamLimits: options.liveStreamLimits });
   await app.ready();
   return {
     app,

@@ -3,6 +3,7 @@ import { isLinkClick, useDismiss } from '#client/components/ui/use-dismiss.ts';
 import { Link, NavLink } from 'react-router';
 import type { StaffUser } from '#shared/auth.ts';
 import { useLogout } from '#client/features/auth/session.ts';
+import { NotificationBell } from '#client/features/notifications/notification-bell.tsx';
 
 /** Spec 000 section 2: the admin header navigation, in this order. */
 export const adminNavigation = [
@@ -44,7 +45,7 @@ export function AdminHeader({ user }: { user: StaffUser }) {
   return (
     <header ref={headerRef} className="bg-brand-900 text-white shadow">
       <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2">
-        <Link to="/admin" className="mr-2 font-bold">
+        <Link to="/admin" className="mr-2 whitespace-nowrap font-bold">
           HVAC Admin
         </Link>
         <button
@@ -74,7 +75,8 @@ export function AdminHeader({ user }: { user: StaffUser }) {
             ))}
           </ul>
         </nav>
-        <div className="relative lg:ml-auto">
+        <NotificationBell />
+        <div className="relative">
           <button
             ref={userMenuButtonRef}
             type="button"
@@ -87,7 +89,7 @@ export function AdminHeader({ user }: { user: StaffUser }) {
             <span aria-hidden="true" className="flex h-7 w-7 items-center justify-center rounded-full bg-accent-600 font-semibold">
               {user.name.charAt(0).toUpperCase()}
             </span>
-            <span className="max-w-40 truncate">{user.name}</span>
+            <span className="max-w-24 truncate sm:max-w-40">{user.name}</span>
             <span className="sr-only">account menu</span>
           </button>
           <ul

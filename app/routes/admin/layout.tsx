@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { AdminHeader } from '#client/features/admin-shell/admin-header.tsx';
 import { sessionQuery } from '#client/features/auth/session.ts';
+import { useLiveUpdates } from '#client/features/live/use-live-updates.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 
@@ -36,10 +37,17 @@ export default function AdminLayout() {
   }
   return (
     <div className="min-h-screen bg-slate-50">
+      <LiveUpdates />
       <AdminHeader user={session.data.user} />
       <main id="main" className="mx-auto max-w-7xl px-4 py-6">
         <Outlet />
       </main>
     </div>
   );
+}
+
+/** Mounted with the signed-in shell only: no stream is opened before the session is known. */
+function LiveUpdates() {
+  useLiveUpdates();
+  return null;
 }

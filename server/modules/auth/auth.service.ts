@@ -74,6 +74,17 @@ export function createAuthService(repository: AuthRepository, policy: SessionPol
       return { sessionId: session.sessionId, user: session.user };
     },
 
+    /**
+     * Whether a cookie token still names a live session, without counting as activity: a live-update
+     * stream re-checks its session with this, and an open stream must not keep a session alive.
+     */
+    async isSessionLive(token: string | undefined): Promise<boolean> {
+      if (!token || token.length > 128) return false;
+      const current = now();
+      const session = await repository.findLiveSession(hashToken(token), current);
+      return Boolean(session) && current.getTime() - session!.lastSeenAt.getTime() <= policy.idleMinutes * 60_000;
+    },
+
     async logout(token: string | undefined): Promise<void> {
       if (token && token.length <= 128) await repository.deleteSessionByTokenHash(hashToken(token));
     },

@@ -3,9 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import type { EstimateRequest } from '#shared/estimate.ts';
 import type { EstimateSubmissionResponse } from '#shared/estimate-labels.ts';
+import { estimateServiceTypeLabels } from '#shared/estimate-labels.ts';
 import { estimatePriority } from '#shared/estimates.ts';
+import { notificationTypes } from '#shared/notifications.ts';
 import type { Database } from '#server/db/client.ts';
 import type { EmailOutbox } from '#server/modules/email/email-outbox.ts';
+import { createNotificationRepository } from '#server/modules/notifications/notification.repository.ts';
 import { estimateRequestEmails } from './estimate-emails.ts';
 import type { EstimateRequestRow } from './estimate.repository.ts';
 import { createEstimateRepository } from './estimate.repository.ts';
@@ -19,11 +22,12 @@ function summary(row: Pick<EstimateRequestRow, 'id' | 'status' | 'priority' | 'c
 export function createEstimateService(options: { db: Database; outbox: EmailOutbox; company: CompanyProfile; log: FastifyBaseLogger }) {
   const { db, outbox, company, log } = options;
   const repository = createEstimateRepository(db);
+  const notifications = createNotificationRepository(db);
 
   return {
     /**
      * Stores a request from the website (status pending, priority by the spec's rule, source
-     * website) and queues its two e-mails in the same transaction. The same idempotency key again
+     * website) and, in the same transaction, queues its two e-mails and notifies staff. The same idempotency key again
      * returns the first result and changes nothing. A filled honeypot gets a normal-looking answer
      * and stores nothing.
      */
@@ -44,7 +48,10 @@ export function createEstimateService(options: { db: Database; outbox: EmailOutb
           source: 'website',
           idempotencyKey: context.idempotencyKey,
         });
-        if (row) await outbox.enqueue(tx, estimateRequestEmails({ ...request, id: row.id, priority }, company, `${company.siteUrl}/admin/estimates`));
+        if (row) {
+          await outbox.enqueue(tx, estimateRequestEmails({ ...request, id: row.id, priority }, company, `${company.siteUrl}/admin/estimates`));
+          await notifications.insert(tx, newEstimateNotification(row));
+        }
         return row;
       });
 
@@ -54,6 +61,24 @@ export function createEstimateService(options: { db: Database; outbox: EmailOutb
       }
       outbox.kick();
       return { ...summary(stored), isReplay: false };
+    },
+  };
+}
+
+/** The staff notification of a new website request (the bell in the admin header shows it). */
+function newEstimateNotification(row: EstimateRequestRow) {
+  const service = estimateServiceTypeLabels[row.serviceType as keyof typeof estimateServiceTypeLabels] ?? row.serviceType;
+  const isUrgent = row.priority === 'urgent';
+  return {
+    type: notificationTypes.newEstimateRequest,
+    title: `${isUrgent ? 'Urgent estimate request' : 'New estimate request'}: ${service}`,
+    message: `${row.name} asked for ${service.toLowerCase()} at ${row.address} through the website.`,
+    data: {
+      estimate_request_id: row.id,
+      service_type: row.serviceType,
+      priority: row.priority,
+      source: row.source,
+      link: '/admin/estimates',
     },
   };
 }

@@ -1,40 +1,34 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Database } from '#server/db/client.ts';
-import { createNotificationRepository } from './notification.repository.ts';
+import {
+  notificationIdParamsSchema,
+  notificationListQuerySchema,
+  notificationListResponseSchema,
+  notificationSchema,
+} from '#shared/notifications.ts';
+import type { NotificationService } from './notification.service.ts';
 
-const notificationSchema = z.object({
-  id: z.string(),
-  type: z.string(),
-  title: z.string(),
-  message: z.string(),
-  data: z.record(z.string(), z.unknown()),
-  readAt: z.string().nullable(),
-  createdAt: z.string(),
-});
+/** Staff notifications (chat bookings, website estimate requests), behind the /api/admin session guard. */
+export async function notificationRoutes(app: FastifyInstance, options: { notifications: NotificationService }): Promise<void> {
+  const { notifications } = options;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
 
-const listQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
-
-/** Staff notifications, newest first (new chat bookings today; more kinds as features arrive). */
-export async function notificationRoutes(app: FastifyInstance, options: { db: Database }): Promise<void> {
-  const notifications = createNotificationRepository(options.db);
-  app.withTypeProvider<ZodTypeProvider>().get(
+  routes.get(
     '/api/admin/notifications',
-    { schema: { querystring: listQuerySchema, response: { 200: z.object({ notifications: z.array(notificationSchema) }) } } },
-    async (request) => {
-      const rows = await notifications.listRecent(request.query.limit);
-      return {
-        notifications: rows.map((row) => ({
-          id: row.id,
-          type: row.type,
-          title: row.title,
-          message: row.message,
-          data: row.data,
-          readAt: row.readAt?.toISOString() ?? null,
-          createdAt: row.createdAt.toISOString(),
-        })),
-      };
-    },
+    { schema: { querystring: notificationListQuerySchema, response: { 200: notificationListResponseSchema } } },
+    async (request) => notifications.list(request.query.limit),
+  );
+
+  routes.post(
+    '/api/admin/notifications/read-all',
+    { schema: { response: { 200: z.object({ updated: z.number().int() }) } } },
+    async () => notifications.markAllRead(),
+  );
+
+  routes.post(
+    '/api/admin/notifications/:id/read',
+    { schema: { params: notificationIdParamsSchema, response: { 200: z.object({ notification: notificationSchema }) } } },
+    async (request) => ({ notification: await notifications.markRead(request.params.id) }),
   );
 }

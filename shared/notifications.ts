@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** Kinds of staff notification: chat bookings (spec 000 section 3) and website estimate requests. */
+export const notificationTypes = { newAiLead: 'new_ai_lead', newEstimateRequest: 'new_estimate_request' } as const;
+
+export const notificationSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  title: z.string(),
+  message: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  readAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AdminNotification = z.infer<typeof notificationSchema>;
+
+export const notificationListQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
+
+export const notificationListResponseSchema = z.object({
+  notifications: z.array(notificationSchema),
+  /** Unread notifications in all (not only among those listed). */
+  unreadCount: z.number().int(),
+});
+export type NotificationListResponse = z.infer<typeof notificationListResponseSchema>;
+
+export const notificationIdParamsSchema = z.object({ id: z.string() });
+
+export const notificationMessages = { notFound: 'Notification not found' } as const;
+
+/**
+ * The screen a notification is about, for the bell to open: a stored `link` wins, else by type
+ * (both kinds are leads on the estimates screen). Only same-site /admin paths are followed.
+ */
+export function notificationLink(notification: Pick<AdminNotification, 'type' | 'data'>): string | undefined {
+  const link = notification.data.link;
+  if (typeof link === 'string' && link.startsWith('/admin') && !link.startsWith('//')) return link;
+  if (notification.type === notificationTypes.newEstimateRequest || notification.type === notificationTypes.newAiLead) return '/admin/estimates';
+  return undefined;
+}
