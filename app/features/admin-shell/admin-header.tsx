@@ -89,7 +89,8 @@ export function AdminHeader({ user }: { user: StaffUser }) {
             <span aria-hidden="true" className="flex h-7 w-7 items-center justify-center rounded-full bg-accent-600 font-semibold">
               {user.name.charAt(0).toUpperCase()}
             </span>
-            <span className="max-w-24 truncate sm:max-w-40">{user.name}</span>
+            {/* A phone shows the initial only; the name stays in the button's accessible name. */}
+            <span className="sr-only sm:not-sr-only sm:max-w-40 sm:truncate">{user.name}</span>
             <span className="sr-only">account menu</span>
           </button>
           <ul
