@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import path from 'node:path';
+import { todayIn } from '#shared/dates.ts';
 import { createChatResponder } from './adapters/chat/index.ts';
 import { createFileSender, createSmtpSender } from './adapters/email/email-sender.ts';
 import { createObjectStorage } from './adapters/storage/index.ts';
@@ -19,6 +20,8 @@ import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbo
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { leadRoutes } from './modules/leads/lead.routes.ts';
+import { createLeadService } from './modules/leads/lead.service.ts';
 import { notificationRoutes } from './modules/notifications/notification.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
 import { workOrderRoutes } from './modules/work-orders/work-order.routes.ts';
@@ -82,6 +85,10 @@ export async function buildApp({ config, database, logger, serveClient = true }:
   });
   await app.register(workOrderRoutes, {
     workOrders: createWorkOrderService({ db: database.db, timeZone: config.businessTimeZone }),
+    timeZone: config.businessTimeZone,
+  });
+  await app.register(leadRoutes, {
+    leads: createLeadService({ db: database.db, today: () => todayIn(config.businessTimeZone) }),
     timeZone: config.businessTimeZone,
   });
   await app.register(chatRoutes, {
