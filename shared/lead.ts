@@ -159,7 +159,7 @@ export type EstimateLead = LeadListItem & { kind: 'estimate' };
 /** What the dialog starts from: the matched customer (if any), the new-customer form and the work order. */
 export type LeadConversionProposal = {
   matchedCustomer: CustomerListItem | null;
-  newCustomer: z.input<typeof customerInputSchema>;
+  newCustomer: { name: string; type: 'residential' | 'commercial'; phone: string; email: string | null; address: string; city?: string; state?: string; zip?: string };
   workOrder: {
     title: string;
     serviceType: WorkOrderServiceType;
