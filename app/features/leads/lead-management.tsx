@@ -118,8 +118,8 @@ export function LeadManagement() {
         ) : null}
       </div>
 
-      <nav aria-label="Lead filters" className="-mx-1 overflow-x-auto">
-        <ul className="flex min-w-max gap-1 px-1 pb-1">
+      <nav aria-label="Lead filters">
+        <ul className="flex flex-wrap gap-2">
           {leadFilters.map((value) => {
             const isCurrent = value === filter;
             const count = stats.data?.counts[value];
