@@ -139,6 +139,13 @@ export type LeadListItem = {
   workOrder: { id: string; workOrderNumber: string; status: string } | null;
 };
 
+/** One exchange of a chat lead's conversation with the assistant. */
+export type LeadConversationTurn = { userMessage: string; aiResponse: string; intent: string; createdAt: string };
+
+/** The details panel: the lead and, for a chat lead, its conversation (oldest first, at most the last 50 exchanges). */
+export type LeadDetailResponse = { lead: LeadListItem; conversation: LeadConversationTurn[] };
+export const leadConversationLimit = 50;
+
 export type LeadListResponse = { leads: LeadListItem[]; total: number; page: number; pageSize: number };
 
 export type LeadStats = {

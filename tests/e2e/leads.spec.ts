@@ -64,6 +64,23 @@ test.describe('lead management', () => {
     await expect(page.getByRole('tooltip', { name: /divided by all estimate requests/ })).toBeVisible();
   });
 
+  test('lists chat leads with their score and urgency, and shows their customer and conversation', async ({ page }) => {
+    const chatLeads = (await listLeads(page.request, { filter: 'all', pageSize: '100' })).leads.filter((lead) => lead.kind === 'chat' && lead.customer);
+    expect(chatLeads.length).toBeGreaterThan(0);
+    const lead = chatLeads[0]!;
+    await page.goto(`/admin/estimates?filter=all&search=${encodeURIComponent(lead.customer!.name)}`);
+    const card = leadCards(page).filter({ hasText: 'Chat lead' }).first();
+    await expect(card).toContainText(`Score ${lead.leadScore}/10`);
+    await expect(card).toContainText(`Urgency ${lead.urgency}`);
+    await card.getByRole('button', { name: /View details/i }).click();
+    const panel = page.getByRole('article');
+    await expect(panel.getByText('Chat lead (AI assistant)')).toBeVisible();
+    await expect(panel.getByRole('link', { name: lead.customer!.name })).toHaveAttribute('href', `/admin/customers/${lead.customer!.id}`);
+    await expect(panel.getByRole('region', { name: 'Conversation' })).toBeVisible();
+    await expect(panel.getByLabel('Status')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+  });
+
   test('works at 375 px without sideways scrolling', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto('/admin/estimates');

@@ -466,7 +466,15 @@ describe('conversion to a work order', () => {
   it('answers 404 for an unknown lead or a chat lead', async () => {
     const chatLeadId = await insertChatLead('Chat only Chad', { urgency: 'low' });
     expect((await api('GET', `/api/admin/leads/estimate/${chatLeadId}/conversion`)).statusCode).toBe(404);
-    expect((await api('GET', `/api/admin/leads/chat/${chatLeadId}`)).json().lead).toMatchObject({ kind: 'chat', name: 'Chat only Chad' });
+    await context.database.query(
+      `insert into ai_conversations (conversation_id, user_message, ai_response, intent, created_at) values
+         ('session-Chat only Chad', 'My AC is not cooling', 'Sorry to hear that!', 'repair_needed', now() - interval '2 minutes'),
+         ('session-Chat only Chad', 'Tomorrow works', 'Booked.', 'schedule_service', now() - interval '1 minute'),
+         ('another-session', 'Hours?', 'Mon-Fri 8AM-6PM', 'business_hours', now())`,
+    );
+    const detail = (await api('GET', `/api/admin/leads/chat/${chatLeadId}`)).json();
+    expect(detail.lead).toMatchObject({ kind: 'chat', name: 'Chat only Chad' });
+    expect(detail.conversation.map((turn: { userMessage: string }) => turn.userMessage)).toEqual(['My AC is not cooling', 'Tomorrow works']);
   });
 });
 

@@ -4,6 +4,7 @@ import type {
   LeadConversionInput,
   LeadConversionProposal,
   LeadConversionResult,
+  LeadDetailResponse,
   LeadFilter,
   LeadKind,
   LeadListItem,
@@ -57,7 +58,7 @@ export function useLeadStats() {
 export function useLead(kind: LeadKind, id: string) {
   return useQuery({
     queryKey: leadKeys.detail(kind, id),
-    queryFn: ({ signal }) => apiFetch<{ lead: LeadListItem }>(leadPath(kind, id), { signal }),
+    queryFn: ({ signal }) => apiFetch<LeadDetailResponse>(leadPath(kind, id), { signal }),
     retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
   });
 }

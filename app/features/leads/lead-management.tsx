@@ -9,6 +9,7 @@ import {
   leadMetricDefinitions,
   leadStatusLabels,
   type LeadFilter,
+  type LeadConversationTurn,
   type LeadKind,
   type LeadListItem,
 } from '#shared/lead.ts';
@@ -508,6 +509,8 @@ function LeadDetails({
         )}
       </section>
 
+      {kind === 'chat' ? <ConversationTranscript turns={query.data?.conversation ?? []} /> : null}
+
       {lead.workOrder ? (
         <p className="text-sm">
           <span className="font-medium text-slate-800">Work order: </span>
@@ -540,5 +543,33 @@ function LeadDetails({
         </Link>
       ) : null}
     </article>
+  );
+}
+
+/** The chat lead's conversation with the assistant, oldest first. */
+function ConversationTranscript({ turns }: { turns: LeadConversationTurn[] }) {
+  return (
+    <section aria-label="Conversation" className="rounded-md border border-slate-200 p-3">
+      <h3 className="text-sm font-semibold text-slate-800">Conversation</h3>
+      {turns.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-700">No messages stored for this conversation.</p>
+      ) : (
+        <ol tabIndex={0} aria-label="Messages" className="mt-2 max-h-80 space-y-3 overflow-y-auto text-sm">
+          {turns.map((turn, index) => (
+            <li key={`${turn.createdAt}-${index}`} className="space-y-1">
+              <p className="text-xs text-slate-600">{formatDateTime(turn.createdAt, company.timeZone)}</p>
+              <p className="break-words">
+                <span className="font-semibold text-slate-800">Customer: </span>
+                {turn.userMessage}
+              </p>
+              <p className="break-words text-slate-700">
+                <span className="font-semibold text-slate-800">Assistant: </span>
+                {turn.aiResponse}
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   );
 }

@@ -1,9 +1,9 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { leadWorkflowStages } from '#shared/enums.ts';
 import type { LeadFilter } from '#shared/lead.ts';
 import type { Database } from '#server/db/client.ts';
-import { estimateRequests } from '#server/db/schema/index.ts';
+import { aiConversations, estimateRequests } from '#server/db/schema/index.ts';
 import { containsPattern } from '#server/modules/customers/customer.repository.ts';
 
 export type EstimateRequestRow = typeof estimateRequests.$inferSelect;
@@ -146,6 +146,17 @@ export function createLeadRepository(db: Database) {
               ${fromLeads} where lead.kind = ${kind} and lead.id = ${id}`,
       );
       return rows[0];
+    },
+
+    /** The last `limit` exchanges of a chat session, oldest first. */
+    async conversation(conversationId: string, limit: number) {
+      const rows = await db
+        .select({ userMessage: aiConversations.userMessage, aiResponse: aiConversations.aiResponse, intent: aiConversations.intent, createdAt: aiConversations.createdAt })
+        .from(aiConversations)
+        .where(eq(aiConversations.conversationId, conversationId))
+        .orderBy(desc(aiConversations.createdAt), desc(aiConversations.id))
+        .limit(limit);
+      return rows.reverse();
     },
 
     /** Every tab's count and the metrics' raw figures, in one pass over each table. */

@@ -20,9 +20,9 @@ export async function leadRoutes(app: FastifyInstance, { leads, timeZone }: Opti
 
   app.get('/api/admin/leads/stats', async () => leads.stats());
 
-  app.get<{ Params: { kind: string; id: string } }>('/api/admin/leads/:kind/:id', async (request) => ({
-    lead: await leads.detail(parseOrThrow(kindSchema, request.params.kind), request.params.id),
-  }));
+  app.get<{ Params: { kind: string; id: string } }>('/api/admin/leads/:kind/:id', async (request) =>
+    leads.detail(parseOrThrow(kindSchema, request.params.kind), request.params.id),
+  );
 
   app.post<LeadParams>('/api/admin/leads/estimate/:id/status', async (request) => {
     const { status, expectedUpdatedAt } = parseOrThrow(leadStatusChangeSchema, request.body);

@@ -6,6 +6,7 @@ import {
   convertedLeadStatus,
   estimateTimeToWorkOrderTime,
   estimateToWorkOrderServiceType,
+  leadConversationLimit,
   leadFilters,
   leadMessages,
   leadPriorityToWorkOrderPriority,
@@ -13,6 +14,7 @@ import {
   type EstimateLead,
   type LeadConversionProposal,
   type LeadConversionResult,
+  type LeadDetailResponse,
   type LeadFilter,
   type LeadListItem,
   type LeadListResponse,
@@ -112,10 +114,11 @@ export function createLeadService(options: { db: Database; today: () => string }
       };
     },
 
-    async detail(kind: 'estimate' | 'chat', id: string): Promise<LeadListItem> {
+    async detail(kind: 'estimate' | 'chat', id: string): Promise<LeadDetailResponse> {
       const row = await repository.findLead(kind, leadId(id));
       if (!row) throw notFound();
-      return toLead(row);
+      const turns = row.conversationId ? await repository.conversation(row.conversationId, leadConversationLimit) : [];
+      return { lead: toLead(row), conversation: turns.map((turn) => ({ ...turn, createdAt: turn.createdAt.toISOString() })) };
     },
 
     /** Any status, in any order (spec 000 section 4), but only over the version the user saw. */
