@@ -3,6 +3,7 @@ import { customerInputSchema, type CustomerListItem } from './customer.ts';
 import {
   leadStatuses,
   type EstimateServiceType,
+  type LeadSource,
   type LeadStatus,
   type WorkOrderPriority,
   type WorkOrderServiceType,
@@ -62,6 +63,16 @@ export const leadStatusLabels: Record<LeadStatus, string> = {
   scheduled: 'Scheduled',
   completed: 'Completed',
   cancelled: 'Cancelled',
+};
+
+export const leadSourceLabels: Record<LeadSource, string> = {
+  website: 'Website',
+  ai_chat: 'AI chat',
+  phone: 'Phone',
+  walk_in: 'Walk-in',
+  angies_list: "Angie's List",
+  home_rely: 'HomeRely',
+  manual: 'Entered by staff',
 };
 
 /** Spec 000 section 9: the lead list previews 150 characters of the description. */

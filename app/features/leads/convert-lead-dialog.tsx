@@ -51,7 +51,7 @@ export function ConvertLeadDialog({
       description={`Create a work order for ${lead.name ?? 'this lead'} and link the lead to its customer.`}
       onClose={() => (convert.isPending ? undefined : onClose())}
       initialFocusRef={closeRef}
-      className="max-h-[calc(100dvh-2rem)] max-w-2xl overflow-y-auto"
+      className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-2xl"
     >
       {proposal.isPending ? (
         <p role="status" className="mt-4 text-slate-600">

@@ -1,6 +1,6 @@
-import type { EstimateServiceType, LeadStatus } from '#shared/enums.ts';
+import type { EstimateServiceType, LeadSource, LeadStatus } from '#shared/enums.ts';
 import { estimateServiceTypeLabels, estimateTimePreferenceLabels } from '#shared/estimate-labels.ts';
-import { leadDescriptionPreviewLength, leadStatusLabels, type LeadKind } from '#shared/lead.ts';
+import { leadDescriptionPreviewLength, leadSourceLabels, leadStatusLabels, type LeadKind, type LeadListItem } from '#shared/lead.ts';
 import type { BadgeTone } from '#client/components/ui/badge.tsx';
 import { serviceTypeLabel as workOrderServiceTypeLabel, truncate } from '#client/features/work-orders/labels.ts';
 
@@ -37,18 +37,13 @@ export function preferredTimeLabel(value: string | null): string {
   return estimateTimePreferenceLabels[value as keyof typeof estimateTimePreferenceLabels] ?? value;
 }
 
-const sourceLabels: Record<string, string> = {
-  website: 'Website',
-  ai_chat: 'AI chat',
-  phone: 'Phone',
-  walk_in: 'Walk-in',
-  angies_list: "Angie's List",
-  home_rely: 'HomeRely',
-  manual: 'Manual',
-};
-
 export function leadSourceLabel(value: string): string {
-  return sourceLabels[value] ?? value;
+  return leadSourceLabels[value as LeadSource] ?? value;
+}
+
+/** A chat lead without a customer has no name of its own. */
+export function leadName(lead: Pick<LeadListItem, 'kind' | 'name'>): string {
+  return lead.name ?? (lead.kind === 'chat' ? 'Chat visitor' : 'Unknown');
 }
 
 /** Spec 000 section 9: 150 characters in the lead view. */

@@ -29,6 +29,7 @@ import {
   formatDateTime,
   formatResponseTime,
   leadKey,
+  leadName,
   leadServiceTypeLabel,
   leadSourceLabel,
   leadStatusLabel,
@@ -285,11 +286,11 @@ function StatCard({
   const [isHelpOpen, setHelpOpen] = useState(false);
   const valueClass = tone === 'danger' ? 'text-red-700' : tone === 'success' ? 'text-green-800' : 'text-slate-900';
   return (
-    <div className="rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
+    <div className="group relative rounded-lg border border-slate-200 bg-white p-3 shadow-sm">
       <dt className="flex items-center justify-between gap-1 text-sm font-medium text-slate-700">
         <span>{label}</span>
         {definition ? (
-          <span className="group relative">
+          <span>
             <button
               type="button"
               aria-describedby={tipId}
@@ -306,7 +307,7 @@ function StatCard({
             <span
               role="tooltip"
               id={tipId}
-              className="invisible absolute right-0 z-10 mt-1 w-64 rounded-md bg-slate-900 p-2 text-xs font-normal text-white shadow-lg group-focus-within:visible group-hover:visible"
+              className="invisible absolute inset-x-0 top-full z-10 mt-1 rounded-md bg-slate-900 p-2 text-xs font-normal text-white shadow-lg group-focus-within:visible group-hover:visible"
             >
               {definition}
             </span>
@@ -331,7 +332,7 @@ function LeadCard({ lead, isSelected, onSelect }: { lead: LeadListItem; isSelect
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <h2 id={titleId} className="min-w-0 text-lg font-semibold break-words text-slate-900">
-          {lead.name ?? 'Unknown customer'}
+          {leadName(lead)}
         </h2>
         <div className="flex flex-wrap gap-2">
           {lead.kind === 'chat' ? <Badge tone="info">Chat lead</Badge> : null}
@@ -351,7 +352,7 @@ function LeadCard({ lead, isSelected, onSelect }: { lead: LeadListItem; isSelect
         className="mt-3"
         onClick={onSelect}
         aria-pressed={isSelected}
-        aria-label={`View details: ${lead.name ?? 'Unknown customer'}`}
+        aria-label={`View details: ${leadName(lead)}`}
       >
         View Details
       </Button>
@@ -443,7 +444,7 @@ function LeadDetails({
       <header className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 id={`${statusId}-title`} ref={headingRef} tabIndex={-1} className="text-xl font-bold break-words text-slate-900 focus:outline-none">
-            {lead.name ?? 'Unknown customer'}
+            {leadName(lead)}
           </h2>
           <p className="text-sm text-slate-600">{kind === 'chat' ? 'Chat lead (AI assistant)' : 'Estimate request'}</p>
         </div>

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EstimateServiceType, LeadStatus } from '#shared/enums.ts';
+import type { EstimateServiceType, LeadSource, LeadStatus } from '#shared/enums.ts';
 import { estimateServiceTypeLabels, estimateTimePreferenceLabels } from '#shared/estimate-labels.ts';
 import { leadScore } from '#shared/chat.ts';
 import {
@@ -10,6 +10,7 @@ import {
   leadFilters,
   leadMessages,
   leadPriorityToWorkOrderPriority,
+  leadSourceLabels,
   splitLeadAddress,
   type EstimateLead,
   type LeadConversionProposal,
@@ -143,7 +144,7 @@ export function createLeadService(options: { db: Database; today: () => string }
       const date = today();
       const preferredTime = lead.preferredTime as keyof typeof estimateTimePreferenceLabels | null;
       const notes = [
-        `From the estimate request of ${lead.createdAt.toISOString().slice(0, 10)} (${lead.source}).`,
+        `From the estimate request of ${lead.createdAt.toISOString().slice(0, 10)} (${leadSourceLabels[lead.source as LeadSource] ?? lead.source}).`,
         preferredTime ? `Preferred time: ${estimateTimePreferenceLabels[preferredTime] ?? preferredTime}.` : '',
         lead.preferredDate ? `Preferred date: ${lead.preferredDate}.` : '',
       ]
