@@ -151,4 +151,30 @@ test.describe('lead management', () => {
     expect(converted.leads).toHaveLength(1);
     expect(converted.leads[0]!.workOrder).not.toBeNull();
   });
+
+  test('converts a lead for another existing customer found in the dialog', async ({ page }) => {
+    const customerName = unique('Picked Customer');
+    const created = await page.request.post('/api/admin/customers', {
+      data: { name: customerName, phone: '(843) 555-0123', address: '8 Cedar Ln', city: 'Bluffton', state: 'SC', type: 'residential' },
+    });
+    expect(created.status()).toBe(201);
+    const customerId = ((await created.json()) as { customer: { id: string } }).customer.id;
+    const leadName = unique('Pick Journey');
+    await submitEstimate(page.request, leadName, 'ductwork');
+
+    await page.goto(`/admin/estimates?search=${encodeURIComponent(leadName)}`);
+    await leadCards(page).first().getByRole('button', { name: /View details/i }).click();
+    await page.getByRole('button', { name: 'Qualify & Convert to Work Order' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Qualify & Convert to Work Order' });
+    await dialog.getByRole('radio', { name: /Use an existing customer/ }).check();
+    await dialog.getByLabel(/Find another customer/).fill(customerName);
+    await dialog.getByRole('list', { name: 'Matching customers' }).getByRole('button', { name: new RegExp(customerName) }).click();
+    await expect(dialog.getByRole('radio', { name: new RegExp(`Use an existing customer: ${customerName}`) })).toBeChecked();
+    await dialog.getByRole('button', { name: 'Create Work Order' }).click();
+    await expect(dialog).toHaveCount(0);
+
+    const converted = await listLeads(page.request, { filter: 'converted', search: leadName });
+    expect(converted.leads[0]?.customer?.id).toBe(customerId);
+    await expect(page.getByRole('article').getByRole('link', { name: customerName })).toHaveAttribute('href', `/admin/customers/${customerId}`);
+  });
 });

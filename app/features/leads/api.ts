@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CustomerListItem } from '#shared/customer.ts';
 import type { LeadStatus } from '#shared/enums.ts';
 import type {
   LeadConversionInput,
@@ -29,6 +30,7 @@ export const leadKeys = {
   stats: () => [...leadKeys.all, 'stats'] as const,
   detail: (kind: LeadKind, id: string) => [...leadKeys.all, 'detail', kind, id] as const,
   conversion: (id: string) => [...leadKeys.all, 'conversion', id] as const,
+  customerSearch: (q: string) => [...leadKeys.all, 'customer-search', q] as const,
 };
 
 const leadsPath = '/api/admin/leads';
@@ -94,5 +96,15 @@ export function useConvertLead(id: string) {
         queryClient.invalidateQueries({ queryKey: ['work-orders'] }),
         queryClient.invalidateQueries({ queryKey: ['customers'] }),
       ]),
+  });
+}
+
+/** The conversion dialog's customer picker (the directory's lookup: name or phone, at most 10). */
+export function useCustomerSearch(q: string) {
+  return useQuery({
+    queryKey: leadKeys.customerSearch(q),
+    queryFn: ({ signal }) => apiFetch<{ customers: CustomerListItem[] }>(`/api/admin/customers/lookup?${new URLSearchParams({ q })}`, { signal }),
+    enabled: q.length >= 2,
+    placeholderData: keepPreviousData,
   });
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { customerMessages, type CustomerListItem } from '#shared/customer.ts';
 import { todayIn } from '#shared/dates.ts';
 import { customerTypes, workOrderPriorities, workOrderServiceTypes, workOrderTimePreferences } from '#shared/enums.ts';
 import { leadConversionSchema, leadMessages, type LeadConversionInput, type LeadConversionProposal, type LeadConversionResult, type LeadListItem } from '#shared/lead.ts';
@@ -11,7 +12,7 @@ import { customerTypeLabels } from '#client/features/customers/labels.ts';
 import { priorityLabel, serviceTypeLabel } from '#client/features/work-orders/labels.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
-import { useConversionProposal, useConvertLead } from './api.ts';
+import { useConversionProposal, useConvertLead, useCustomerSearch } from './api.ts';
 
 type CustomerFields = { name: string; type: string; phone: string; email: string; address: string; city: string; state: string; zip: string };
 type WorkOrderFields = LeadConversionProposal['workOrder'];
@@ -88,6 +89,7 @@ function ConversionForm({
   const fieldId = (path: string) => `${idPrefix}-${path.replace('.', '-')}`;
   const matched = proposal.matchedCustomer;
   const [customerMode, setCustomerMode] = useState<'existing' | 'new'>(matched ? 'existing' : 'new');
+  const [existing, setExisting] = useState<CustomerListItem | null>(matched);
   const [customer, setCustomer] = useState<CustomerFields>({
     name: proposal.newCustomer.name ?? '',
     type: proposal.newCustomer.type ?? 'residential',
@@ -109,7 +111,8 @@ function ConversionForm({
 
   function body(): LeadConversionInput {
     return {
-      customer: customerMode === 'existing' && matched ? { mode: 'existing', customerId: matched.id } : { mode: 'new', ...customer, type: customer.type as 'residential' },
+      customer:
+        customerMode === 'existing' ? { mode: 'existing', customerId: existing?.id ?? '' } : { mode: 'new', ...customer, type: customer.type as 'residential' },
       workOrder,
     };
   }
@@ -117,7 +120,7 @@ function ConversionForm({
   function showProblems(issues: { path: string; message: string }[]) {
     const next = errorsFrom(issues);
     setErrors(next);
-    const order = [...customerFieldOrder.map((name) => `customer.${name}`), ...workOrderFieldOrder.map((name) => `workOrder.${name}`)];
+    const order = ['customer.customerId', ...customerFieldOrder.map((name) => `customer.${name}`), ...workOrderFieldOrder.map((name) => `workOrder.${name}`)];
     const first = order.find((path) => next[path]);
     if (first) setFocusRequest({ path: first });
   }
@@ -161,23 +164,31 @@ function ConversionForm({
 
       <fieldset className="space-y-3 rounded-md border border-slate-200 p-3">
         <legend className="px-1 font-semibold text-slate-900">Customer</legend>
-        {matched ? (
-          <label className="flex items-start gap-2">
-            <input type="radio" name={`${idPrefix}-customer-mode`} checked={customerMode === 'existing'} onChange={() => setCustomerMode('existing')} className="mt-1 size-4" />
-            <span>
-              Use existing customer <strong>{matched.name}</strong>
-              <span className="block text-sm text-slate-600">{[matched.phone, matched.email, matched.address].filter(Boolean).join(' · ')}</span>
-            </span>
-          </label>
-        ) : (
-          <p className="text-sm text-slate-600">No customer has this phone number or e-mail yet: a new customer is created from the lead.</p>
+        {matched ? null : (
+          <p className="text-sm text-slate-600">No customer has this phone number or e-mail yet: a new customer is proposed from the lead.</p>
         )}
-        {matched ? (
-          <label className="flex items-start gap-2">
-            <input type="radio" name={`${idPrefix}-customer-mode`} checked={customerMode === 'new'} onChange={() => setCustomerMode('new')} className="mt-1 size-4" />
-            <span>Create a new customer from the lead</span>
-          </label>
+        <label className="flex items-start gap-2">
+          <input type="radio" name={`${idPrefix}-customer-mode`} checked={customerMode === 'existing'} onChange={() => setCustomerMode('existing')} className="mt-1 size-4" />
+          <span>
+            Use an existing customer{existing ? ': ' : ''}
+            {existing ? <strong>{existing.name}</strong> : null}
+            {existing ? <span className="block text-sm text-slate-600">{[existing.phone, existing.email, existing.address].filter(Boolean).join(' · ')}</span> : null}
+          </span>
+        </label>
+        {customerMode === 'existing' ? (
+          <CustomerSearch
+            id={fieldId('customer.customerId')}
+            error={errors['customer.customerId']}
+            onPick={(picked) => {
+              setExisting(picked);
+              setErrors((current) => ({ ...current, 'customer.customerId': undefined }));
+            }}
+          />
         ) : null}
+        <label className="flex items-start gap-2">
+          <input type="radio" name={`${idPrefix}-customer-mode`} checked={customerMode === 'new'} onChange={() => setCustomerMode('new')} className="mt-1 size-4" />
+          <span>Create a new customer from the lead</span>
+        </label>
         {customerMode === 'new' ? (
           <div className="grid gap-3 sm:grid-cols-2">
             <FormField id={fieldId('customer.name')} label="Name" isRequired error={errors['customer.name']}>
@@ -214,7 +225,6 @@ function ConversionForm({
             </div>
           </div>
         ) : null}
-        {errors['customer.customerId'] ? <p className="text-sm text-red-700">{errors['customer.customerId']}</p> : null}
       </fieldset>
 
       <fieldset className="space-y-3 rounded-md border border-slate-200 p-3">
@@ -271,5 +281,57 @@ function ConversionForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/** Another existing customer: name or phone, at least 2 characters, at most 10 results (the pickers' rule). */
+function CustomerSearch({ id, error, onPick }: { id: string; error: string | undefined; onPick: (customer: CustomerListItem) => void }) {
+  const [draft, setDraft] = useState('');
+  const [query, setQuery] = useState('');
+  useEffect(() => {
+    const timer = window.setTimeout(() => setQuery(draft.trim()), 250);
+    return () => window.clearTimeout(timer);
+  }, [draft]);
+  const lookup = useCustomerSearch(query);
+  const customers = lookup.data?.customers ?? [];
+  return (
+    <div className="ml-6 space-y-2">
+      <FormField id={id} label="Find another customer" hint="(name or phone)" error={error}>
+        <input
+          id={id}
+          type="search"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          autoComplete="off"
+          className={controlClass}
+          {...errorAttributes(id, error)}
+        />
+      </FormField>
+      <div aria-live="polite">
+        {query.length >= 2 && lookup.isSuccess ? (
+          customers.length === 0 ? (
+            <p className="text-sm text-slate-600">{customerMessages.noResultsTitle}</p>
+          ) : (
+            <ul aria-label="Matching customers" className="divide-y divide-slate-200 rounded-md border border-slate-200">
+              {customers.map((customer) => (
+                <li key={customer.id}>
+                  <button
+                    type="button"
+                    onClick={() => {
+                      onPick(customer);
+                      setDraft('');
+                    }}
+                    className="block w-full px-3 py-2 text-left text-sm hover:bg-brand-50 focus:bg-brand-50"
+                  >
+                    <span className="font-semibold text-slate-900">{customer.name}</span>
+                    <span className="block text-slate-600">{[customer.phone, customer.address].filter(Boolean).join(' · ')}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        ) : null}
+      </div>
+    </div>
   );
 }
