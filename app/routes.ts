@@ -27,7 +27,7 @@ export default [
       route('map', 'routes/admin/screen.tsx', { id: 'admin-map' }),
       route('geocoding-setup', 'routes/admin/screen.tsx', { id: 'admin-geocoding-setup' }),
       route('calendar', 'routes/admin/screen.tsx', { id: 'admin-calendar' }),
-      route('estimates', 'routes/admin/screen.tsx', { id: 'admin-estimates' }),
+      route('estimates', 'routes/admin/leads.tsx', { id: 'admin-estimates' }),
       route('customers', 'routes/admin/customers.tsx', { id: 'admin-customers' }),
       route('customers/new', 'routes/admin/customer-new.tsx', { id: 'admin-customers-new' }),
       route('customers/:id', 'routes/admin/customer-profile.tsx', { id: 'admin-customer' }),

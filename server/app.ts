@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import path from 'node:path';
+import { todayIn } from '#shared/dates.ts';
 import { createChatResponder } from './adapters/chat/index.ts';
 import { createFileSender, createSmtpSender } from './adapters/email/email-sender.ts';
 import { createObjectStorage } from './adapters/storage/index.ts';
@@ -24,6 +25,8 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { createChangeFeed, type ChangeFeed } from './modules/events/change-feed.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
 import { defaultLiveStreamLimits, type LiveStreamLimits } from './modules/events/live-streams.service.ts';
+import { leadRoutes } from './modules/leads/lead.routes.ts';
+import { createLeadService } from './modules/leads/lead.service.ts';
 import { notificationRoutes } from './modules/notifications/notification.routes.ts';
 import { createNotificationService } from './modules/notifications/notification.service.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
@@ -102,6 +105,10 @@ export async function buildApp({ config, database, logger, serveClient = true, l
     timeZone: config.businessTimeZone,
   });
   await app.register(dashboardRoutes, { dashboard: createDashboardService({ db: database.db, timeZone: config.businessTimeZone }) });
+  await app.register(leadRoutes, {
+    leads: createLeadService({ db: database.db, today: () => todayIn(config.businessTimeZone) }),
+    timeZone: config.businessTimeZone,
+  });
   await app.register(chatRoutes, {
     chat,
     timeZone: config.businessTimeZone,

@@ -240,6 +240,8 @@ export const estimateRequests = pgTable(
     workflowStage: text('workflow_stage'),
     customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
     workOrderId: uuid('work_order_id'),
+    /** When staff first moved the lead away from pending (the leads screen's response time). */
+    respondedAt: timestamp('responded_at', { withTimezone: true }),
     /** A double-submitted form carries the same key and creates one row. */
     idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),

@@ -1359,6 +1359,8 @@ function buildEstimateRequests(
           };
         })();
     const createdYmd = calendar.ymd(createdAtMs);
+    // A lead that is no longer pending was answered when it last changed (the seed's only change).
+    const respondedAndUpdated = (updatedMs: number) => ({ updatedAt: new Date(updatedMs), respondedAt: status === 'pending' ? null : new Date(updatedMs) });
     rows.push({
       id: randomUUID(),
       ...contact,
@@ -1371,7 +1373,7 @@ function buildEstimateRequests(
       source,
       customerId: linked?.id ?? null,
       createdAt: new Date(createdAtMs),
-      updatedAt: new Date(status === 'pending' ? createdAtMs : Math.min(nowMs, createdAtMs + rng.int(20, 48 * 60) * MINUTE)),
+      ...respondedAndUpdated(status === 'pending' ? createdAtMs : Math.min(nowMs, createdAtMs + rng.int(20, 48 * 60) * MINUTE)),
     });
   }
 

@@ -1,10 +1,9 @@
-import { and, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
 import { adminNotifications, aiConversations, aiLeads, customers, workOrders } from '#server/db/schema/index.ts';
 import type { ChatTurn } from '#server/adapters/chat/chat-responder.ts';
+import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
 
-/** The last 10 digits of a phone number, however it was typed (the lookup index uses the same). */
-const phoneDigits = sql`right(regexp_replace(${customers.phone}, '[^0-9]', '', 'g'), 10)`;
 
 export function createChatRepository(db: Database) {
   return {
@@ -37,18 +36,8 @@ export function createChatRepository(db: Database) {
     },
 
     async findCustomerByContact(executor: Database, contact: { phone: string; email: string | null }) {
-      const digits = contact.phone.replace(/\D/g, '').slice(-10);
-      const rows = await executor
-        .select({ id: customers.id, name: customers.name })
-        .from(customers)
-        .where(
-          contact.email
-            ? or(sql`${phoneDigits} = ${digits}`, sql`lower(${customers.email}) = ${contact.email.toLowerCase()}`)
-            : sql`${phoneDigits} = ${digits}`,
-        )
-        .orderBy(customers.createdAt)
-        .limit(1);
-      return rows[0];
+      const row = await createCustomerRepository(executor).findByContact(contact);
+      return row && { id: row.id, name: row.name };
     },
 
     async insertCustomer(executor: Database, values: typeof customers.$inferInsert) {

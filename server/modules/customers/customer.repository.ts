@@ -48,6 +48,9 @@ function directoryMatch(search: string): SQL | undefined {
   return sql`${customerSearchText} like ${containsPattern(search.toLowerCase())}`;
 }
 
+/** The last 10 digits of a phone number, however it was typed: exactly the customers_phone_digits_idx expression. */
+export const customerPhoneDigits = sql`right(regexp_replace(${customers.phone}, '[^0-9]', '', 'g'), 10)`;
+
 /** The address fields that place a customer on the map; changing any of them voids the coordinates. */
 function addressChanged(values: CustomerValues): SQL {
   return sql`(${customers.address} is distinct from ${values.address} or ${customers.city} is distinct from ${values.city} or ${customers.state} is distinct from ${values.state} or ${customers.zip} is distinct from ${values.zip})`;
@@ -160,6 +163,23 @@ export function createCustomerRepository(db: Database) {
 
     async findById(id: string): Promise<CustomerRow | undefined> {
       return (await queries.customer(id))[0];
+    },
+
+    /**
+     * The customer a caller already is: the same phone number (last 10 digits, however typed) or
+     * the same e-mail (any case), oldest first. Served by customers_phone_digits_idx and
+     * customers_email_lower_idx.
+     */
+    async findByContact(contact: { phone: string; email: string | null }): Promise<CustomerListRow | undefined> {
+      const digits = contact.phone.replace(/\D/g, '').slice(-10);
+      const byPhone = sql`${customerPhoneDigits} = ${digits}`;
+      const rows = await db
+        .select(listColumns)
+        .from(customers)
+        .where(contact.email ? or(byPhone, sql`lower(${customers.email}) = ${contact.email.toLowerCase()}`) : byPhone)
+        .orderBy(asc(customers.createdAt), asc(customers.id))
+        .limit(1);
+      return rows[0];
     },
 
     async insert(values: CustomerValues): Promise<CustomerRow> {

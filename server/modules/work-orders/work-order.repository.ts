@@ -22,7 +22,7 @@ export type TaskRow = typeof workOrderTasks.$inferSelect;
 export type InspectionReportRow = typeof inspectionReports.$inferSelect;
 export type NewWorkOrder = Pick<
   typeof workOrders.$inferInsert,
-  'customerId' | 'title' | 'serviceType' | 'priority' | 'serviceDate' | 'timePreference' | 'description' | 'notes' | 'technicianId'
+  'customerId' | 'title' | 'serviceType' | 'priority' | 'serviceDate' | 'timePreference' | 'description' | 'notes' | 'technicianId' | 'estimateRequestId'
 >;
 
 const listColumns = {

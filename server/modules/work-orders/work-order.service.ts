@@ -43,7 +43,7 @@ import {
 } from './work-order.repository.ts';
 
 type WorkOrderCreateValues = z.output<ReturnType<typeof workOrderCreateSchema>>;
-type WorkOrderValues = Omit<WorkOrderCreateValues, 'customerId'>;
+export type WorkOrderValues = Omit<WorkOrderCreateValues, 'customerId'>;
 type ScheduleValues = z.output<ReturnType<typeof workOrderScheduleSchema>>;
 
 /** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */
@@ -53,7 +53,7 @@ const notFound = () => new AppError('NOT_FOUND', workOrderMessages.notFoundApi);
 const equipmentUnavailable = () => new AppError('VALIDATION_FAILED', workOrderMessages.equipmentUnavailable, [
   { path: 'equipmentId', message: workOrderMessages.equipmentUnavailable },
 ]);
-const technicianUnavailable = () => new AppError('VALIDATION_FAILED', workOrderMessages.technicianUnavailable, [
+export const technicianUnavailable = () => new AppError('VALIDATION_FAILED', workOrderMessages.technicianUnavailable, [
   { path: 'technicianId', message: workOrderMessages.technicianUnavailable },
 ]);
 
@@ -410,7 +410,8 @@ function sqlLocalTimestamp(date: string, time: string, timeZone: string) {
   return sql`((${date}::date + ${time}::time) at time zone ${timeZone})`;
 }
 
-function newWorkOrder(customerId: string, values: WorkOrderValues): NewWorkOrder {
+/** The row a new work order is inserted as (also used by the lead conversion). */
+export function newWorkOrder(customerId: string, values: WorkOrderValues): NewWorkOrder {
   return {
     customerId,
     title: values.title,

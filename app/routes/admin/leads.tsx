@@ -1,0 +1,10 @@
+import { LeadManagement } from '#client/features/leads/lead-management.tsx';
+import { company } from '#client/lib/company.ts';
+
+export function meta() {
+  return [{ title: `Lead Management | ${company.name}` }, { name: 'robots', content: 'noindex' }];
+}
+
+export default function LeadsRoute() {
+  return <LeadManagement />;
+}

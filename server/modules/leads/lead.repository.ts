@@ -1,0 +1,235 @@
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { leadWorkflowStages } from '#shared/enums.ts';
+import type { LeadFilter } from '#shared/lead.ts';
+import type { Database } from '#server/db/client.ts';
+import { aiConversations, estimateRequests } from '#server/db/schema/index.ts';
+import { containsPattern } from '#server/modules/customers/customer.repository.ts';
+
+export type EstimateRequestRow = typeof estimateRequests.$inferSelect;
+
+/** One lead of either kind, as the unified query returns it (timestamps as the driver gives them). */
+export type LeadRow = {
+  kind: 'estimate' | 'chat';
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  serviceType: string | null;
+  description: string | null;
+  preferredDate: string | null;
+  preferredTime: string | null;
+  status: string;
+  priority: string;
+  source: string;
+  workflowStage: string | null;
+  leadScore: number | null;
+  urgency: string | null;
+  conversationId: string | null;
+  respondedAt: Date | string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  customerId: string | null;
+  customerName: string | null;
+  customerPhone: string | null;
+  customerEmail: string | null;
+  customerAddress: string | null;
+  workOrderId: string | null;
+  workOrderNumber: string | null;
+  workOrderStatus: string | null;
+};
+
+const convertedStage = leadWorkflowStages[0];
+
+/**
+ * Estimate requests and chat leads as one relation with the same columns. A chat lead has no
+ * contact fields of its own: they are its customer's. It counts as converted once it has a work
+ * order or its status says so (decision 012).
+ */
+const unifiedLeads = sql`(
+  select 'estimate' as kind, er.id, er.name, er.email, er.phone, er.address, er.service_type, er.description,
+         er.preferred_date::text as preferred_date, er.preferred_time, er.status, er.priority, er.source, er.workflow_stage,
+         null::integer as lead_score, null::text as urgency, null::text as conversation_id, er.responded_at,
+         er.created_at, er.updated_at, er.customer_id, er.work_order_id
+    from estimate_requests er
+  union all
+  select 'chat' as kind, al.id, c.name, c.email, c.phone,
+         c.address || ', ' || c.city || ', ' || c.state || coalesce(' ' || c.zip, '') as address,
+         al.service_type, al.notes, null::text, null::text, al.status,
+         case when al.urgency in ('emergency', 'high') then 'urgent' else 'normal' end, al.source,
+         case when al.status = 'converted' or al.work_order_id is not null then ${convertedStage} end,
+         al.lead_score, al.urgency, al.conversation_id, null::timestamptz,
+         al.created_at, al.updated_at, al.customer_id, al.work_order_id
+    from ai_leads al left join customers c on c.id = al.customer_id
+) as lead`;
+
+const estimate = sql`lead.kind = 'estimate'`;
+/** A chat lead the assistant has not booked yet. */
+const openChat = sql`(lead.kind = 'chat' and lead.workflow_stage is null)`;
+
+/** Spec 000 section 4, word for word for estimate requests; chat leads as decision 012 reads them. */
+const filterRules: Record<LeadFilter, SQL | undefined> = {
+  active: sql`((${estimate} and lead.status in ('pending', 'contacted', 'quoted')) or ${openChat})`,
+  urgent: sql`((${estimate} and lead.priority = 'urgent' and lead.status in ('pending', 'contacted')) or (${openChat} and lead.urgency in ('emergency', 'high')))`,
+  new: sql`((${estimate} and lead.status = 'pending') or ${openChat})`,
+  contacted: sql`(${estimate} and lead.status = 'contacted')`,
+  quoted: sql`(${estimate} and lead.status = 'quoted')`,
+  converted: sql`lead.workflow_stage = ${convertedStage}`,
+  all: undefined,
+};
+
+/** Case-insensitive substring over the contact fields, the description, the service type and the customer's name. */
+function searchRule(search: string): SQL | undefined {
+  if (!search) return undefined;
+  const pattern = containsPattern(search.toLowerCase());
+  const digits = search.replace(/\D/g, '');
+  const text = sql`lower(coalesce(lead.name, '') || ' ' || coalesce(lead.email, '') || ' ' || coalesce(lead.phone, '') || ' ' || coalesce(lead.address, '') || ' ' || coalesce(lead.description, '') || ' ' || coalesce(lead.service_type, '') || ' ' || coalesce(customer.name, ''))`;
+  // "8435550100" finds "(843) 555-0100": phone numbers are also compared by their digits.
+  const byDigits = digits.length >= 4 ? sql` or regexp_replace(coalesce(lead.phone, ''), '[^0-9]', '', 'g') like ${`%${digits}%`}` : sql``;
+  return sql`(${text} like ${pattern}${byDigits})`;
+}
+
+const where = (...rules: (SQL | undefined)[]) => {
+  const present = rules.filter((rule): rule is SQL => rule !== undefined);
+  return present.length === 0 ? sql`` : sql`where ${sql.join(present, sql` and `)}`;
+};
+
+const fromLeads = sql`from ${unifiedLeads}
+  left join customers customer on customer.id = lead.customer_id
+  left join work_orders work_order on work_order.id = lead.work_order_id`;
+
+type Executor = Pick<Database, 'execute'>;
+
+async function rowsOf<Row>(db: Executor, query: SQL): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
+}
+
+/** The stored updated_at to the millisecond: what the client saw (JSON dates carry milliseconds). */
+const versionMatches = (expectedUpdatedAt: string) =>
+  sql`date_trunc('milliseconds', ${estimateRequests.updatedAt}) = ${expectedUpdatedAt}::timestamptz`;
+
+export function createLeadRepository(db: Database) {
+  return {
+    /** A page of leads of both kinds, newest first, and the number of all matches. */
+    async list(filter: LeadFilter, search: string, page: number, pageSize: number): Promise<{ rows: LeadRow[]; total: number }> {
+      const conditions = where(filterRules[filter], searchRule(search));
+      const rows = await rowsOf<LeadRow>(
+        db,
+        sql`select lead.kind, lead.id, lead.name, lead.email, lead.phone, lead.address, lead.service_type as "serviceType",
+                   lead.description, lead.preferred_date as "preferredDate", lead.preferred_time as "preferredTime", lead.status,
+                   lead.priority, lead.source, lead.workflow_stage as "workflowStage", lead.lead_score as "leadScore", lead.urgency,
+                   lead.conversation_id as "conversationId", lead.responded_at as "respondedAt", lead.created_at as "createdAt",
+                   lead.updated_at as "updatedAt", customer.id as "customerId", customer.name as "customerName",
+                   customer.phone as "customerPhone", customer.email as "customerEmail", customer.address as "customerAddress",
+                   work_order.id as "workOrderId", work_order.work_order_number as "workOrderNumber", work_order.status as "workOrderStatus"
+              ${fromLeads} ${conditions}
+             order by lead.created_at desc, lead.id desc
+             limit ${pageSize} offset ${(page - 1) * pageSize}`,
+      );
+      if (rows.length > 0 && rows.length < pageSize) return { rows, total: (page - 1) * pageSize + rows.length };
+      const [counted] = await rowsOf<{ total: number | string }>(db, sql`select count(*) as total ${fromLeads} ${conditions}`);
+      return { rows, total: Number(counted?.total ?? 0) };
+    },
+
+    async findLead(kind: 'estimate' | 'chat', id: string): Promise<LeadRow | undefined> {
+      const rows = await rowsOf<LeadRow>(
+        db,
+        sql`select lead.kind, lead.id, lead.name, lead.email, lead.phone, lead.address, lead.service_type as "serviceType",
+                   lead.description, lead.preferred_date as "preferredDate", lead.preferred_time as "preferredTime", lead.status,
+                   lead.priority, lead.source, lead.workflow_stage as "workflowStage", lead.lead_score as "leadScore", lead.urgency,
+                   lead.conversation_id as "conversationId", lead.responded_at as "respondedAt", lead.created_at as "createdAt",
+                   lead.updated_at as "updatedAt", customer.id as "customerId", customer.name as "customerName",
+                   customer.phone as "customerPhone", customer.email as "customerEmail", customer.address as "customerAddress",
+                   work_order.id as "workOrderId", work_order.work_order_number as "workOrderNumber", work_order.status as "workOrderStatus"
+              ${fromLeads} where lead.kind = ${kind} and lead.id = ${id}`,
+      );
+      return rows[0];
+    },
+
+    /** The last `limit` exchanges of a chat session, oldest first. */
+    async conversation(conversationId: string, limit: number) {
+      const rows = await db
+        .select({ userMessage: aiConversations.userMessage, aiResponse: aiConversations.aiResponse, intent: aiConversations.intent, createdAt: aiConversations.createdAt })
+        .from(aiConversations)
+        .where(eq(aiConversations.conversationId, conversationId))
+        .orderBy(desc(aiConversations.createdAt), desc(aiConversations.id))
+        .limit(limit);
+      return rows.reverse();
+    },
+
+    /** Every tab's count and the metrics' raw figures, in one pass over each table. */
+    async stats() {
+      const countOf = (filter: LeadFilter) => {
+        const rule = filterRules[filter];
+        return rule ? sql`count(*) filter (where ${rule})` : sql`count(*)`;
+      };
+      const [counts] = await rowsOf<Record<LeadFilter, number | string>>(
+        db,
+        sql`select ${countOf('active')} as active, ${countOf('urgent')} as urgent, ${countOf('new')} as new,
+                   ${countOf('contacted')} as contacted, ${countOf('quoted')} as quoted, ${countOf('converted')} as converted,
+                   ${countOf('all')} as "all"
+              from ${unifiedLeads}`,
+      );
+      const [metrics] = await rowsOf<{
+        estimateRequests: number | string;
+        converted: number | string;
+        responded: number | string;
+        averageResponseSeconds: number | string | null;
+      }>(
+        db,
+        sql`select count(*) as "estimateRequests",
+                   count(*) filter (where workflow_stage = ${convertedStage}) as converted,
+                   count(responded_at) as responded,
+                   avg(extract(epoch from (responded_at - created_at))) as "averageResponseSeconds"
+              from estimate_requests`,
+      );
+      const [chat] = await rowsOf<{ total: number | string }>(db, sql`select count(*) as total from ai_leads`);
+      return { counts: counts!, metrics: metrics!, chatLeads: Number(chat?.total ?? 0) };
+    },
+
+    async findEstimateRequest(id: string): Promise<EstimateRequestRow | undefined> {
+      return (await db.select().from(estimateRequests).where(eq(estimateRequests.id, id)))[0];
+    },
+
+    /** The request, locked until the transaction ends: a second conversion waits here, then sees the first. */
+    async lockEstimateRequest(id: string): Promise<EstimateRequestRow | undefined> {
+      return (await db.select().from(estimateRequests).where(eq(estimateRequests.id, id)).for('update'))[0];
+    },
+
+    /**
+     * Check and update in one statement: only the version the client saw changes. The first move
+     * away from pending is remembered (responded_at) and never moved later.
+     */
+    async updateStatusIfCurrent(id: string, status: string, expectedUpdatedAt: string): Promise<EstimateRequestRow | undefined> {
+      const rows = await db
+        .update(estimateRequests)
+        .set({
+          status,
+          respondedAt: status === 'pending' ? sql`${estimateRequests.respondedAt}` : sql`coalesce(${estimateRequests.respondedAt}, now())`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(estimateRequests.id, id), versionMatches(expectedUpdatedAt)))
+        .returning();
+      return rows[0];
+    },
+
+    /** Marks the request converted, unless it already is (the conditional update is the last guard). */
+    async markConverted(id: string, values: Pick<PgUpdateSetSource<typeof estimateRequests>, 'customerId' | 'workOrderId' | 'status'>) {
+      const rows = await db
+        .update(estimateRequests)
+        .set({
+          ...values,
+          workflowStage: convertedStage,
+          respondedAt: sql`coalesce(${estimateRequests.respondedAt}, now())`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(estimateRequests.id, id), isNull(estimateRequests.workflowStage)))
+        .returning();
+      return rows[0];
+    },
+  };
+}
+
+export type LeadRepository = ReturnType<typeof createLeadRepository>;
