@@ -69,6 +69,40 @@ test.describe('live updates and the notification bell', () => {
     await expect(bell(page)).toBeFocused();
   });
 
+  test("a visitor's estimate request appears on an open leads screen, and the dashboard's figure rises, without reloading", async ({ page, browser }) => {
+    await signIn(page);
+    const name = uniqueName('Live Lead');
+    const liveStream = page.waitForResponse((response) => response.url().endsWith('/api/admin/events') && response.status() === 200);
+    // The search is the visitor's name: the list is empty until the request arrives.
+    await page.goto(`/admin/estimates?filter=new&search=${encodeURIComponent(name)}`);
+    await liveStream;
+    const leads = page.getByRole('list', { name: 'Leads' }).getByRole('listitem');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(leads).toHaveCount(0);
+    let navigations = 0;
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations += 1;
+    });
+
+    const dashboardPage = await page.context().newPage();
+    const dashboardStream = dashboardPage.waitForResponse((response) => response.url().endsWith('/api/admin/events') && response.status() === 200);
+    await dashboardPage.goto('/admin');
+    await dashboardStream;
+    const pendingEstimates = dashboardPage.getByRole('region', { name: 'Figures' }).getByRole('listitem').filter({ hasText: 'Pending Estimates' });
+    await expect(pendingEstimates).toHaveText(/\d/);
+    const before = Number((await pendingEstimates.textContent())!.replace(/\D/g, ''));
+
+    const visitorContext = await browser.newContext();
+    const visitor = await visitorContext.newPage();
+    await submitEstimate(visitor, name);
+    await visitorContext.close();
+
+    await expect(leads.filter({ hasText: name })).toHaveCount(1);
+    expect(navigations).toBe(0);
+    await expect.poll(async () => Number((await pendingEstimates.textContent())!.replace(/\D/g, ''))).toBeGreaterThan(before);
+    await dashboardPage.close();
+  });
+
   test('the bell panel fits a 375 px wide screen and has no serious accessibility problems', async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await signIn(page);
