@@ -7,7 +7,7 @@ import type { CalendarRef, DateSelectInfo, DatesSetInfo, EventClickInfo, EventDr
 import '@fullcalendar/react/skeleton.css';
 import '@fullcalendar/react/themes/classic/theme.css';
 import '@fullcalendar/react/themes/classic/palette.css';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { calendarDayEnd, calendarDayStart, calendarMessages, type CalendarEvent, type CalendarOverlap } from '#shared/calendar.ts';
 import { isValidIsoDate, todayIn } from '#shared/dates.ts';
@@ -92,24 +92,28 @@ export function ServiceCalendar() {
 
   const selected = clicked ? (appointments?.find((appointment) => appointment.id === clicked.id) ?? clicked) : undefined;
 
-  const onDatesSet = useCallback(
-    (info: DatesSetInfo) => {
-      const next = { start: datePart(info.startStr), end: datePart(info.endStr) };
-      setRange((current) => (current?.start === next.start && current.end === next.end ? current : next));
-      const date = toLocalDate(info.view.currentStart);
-      setSearchParams(
-        (current) => {
-          if (current.get('date') === date && current.get('view') === info.view.type) return current;
-          const params = new URLSearchParams(current);
-          params.set('date', date);
-          params.set('view', info.view.type);
-          return params;
-        },
-        { replace: true, preventScrollReset: true },
-      );
-    },
-    [setSearchParams],
-  );
+  // The visible date and view go into the address (after render: FullCalendar reports them while
+  // rendering), so a reload or a shared link opens the same week.
+  const [visible, setVisible] = useState<{ date: string; view: string }>();
+  const onDatesSet = useCallback((info: DatesSetInfo) => {
+    const next = { start: datePart(info.startStr), end: datePart(info.endStr) };
+    setRange((current) => (current?.start === next.start && current.end === next.end ? current : next));
+    const date = toLocalDate(info.view.currentStart);
+    setVisible((current) => (current?.date === date && current.view === info.view.type ? current : { date, view: info.view.type }));
+  }, []);
+  useEffect(() => {
+    if (!visible) return;
+    setSearchParams(
+      (current) => {
+        if (current.get('date') === visible.date && current.get('view') === visible.view) return current;
+        const params = new URLSearchParams(current);
+        params.set('date', visible.date);
+        params.set('view', visible.view);
+        return params;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  }, [visible, setSearchParams]);
 
   async function saveTimes(info: EventDropInfo | EventResizeDoneInfo, failedAlert: string) {
     const appointment = info.event.extendedProps.appointment as CalendarEvent;
@@ -230,6 +234,8 @@ export function ServiceCalendar() {
           slotMinTime={`${calendarDayStart}:00`}
           slotMaxTime={`${calendarDayEnd}:00`}
           slotDuration="01:00:00"
+          // Taller hour rows than the theme's: a quarter hour is a 12 px target for drags and resizes.
+          slotMinHeight={48}
           snapDuration="00:15:00"
           height="auto"
           editable
