@@ -24,7 +24,10 @@ async function createCustomer(request: APIRequestContext, name = unique('Cal Cus
   return ((await response.json()) as { customer: { id: string; name: string } }).customer;
 }
 
-async function createAppointment(request: APIRequestContext, values: { serviceDate: string; startTime: string; endTime: string; title?: string }) {
+async function createAppointment(
+  request: APIRequestContext,
+  values: { serviceDate: string; startTime: string; endTime: string; title?: string; technicianId?: string },
+) {
   const customer = await createCustomer(request);
   const title = values.title ?? unique('Cal job');
   const response = await request.post('/api/admin/work-orders', {
@@ -203,5 +206,60 @@ test.describe('service calendar', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await expect(appointmentOn(page, title)).toHaveCount(0);
     expect((await page.request.get(`/api/admin/work-orders/${order.id}`)).status()).toBe(404);
+  });
+
+  test('edits an appointment from the keyboard: times, status and notes', async ({ page }) => {
+    const date = farDate();
+    const { workOrder: order, title } = await createAppointment(page.request, { serviceDate: date, startTime: '10:00', endTime: '11:00' });
+    await openCalendar(page, date);
+    await appointmentOn(page, title).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: title }).getByRole('button', { name: 'Edit Details' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Edit Appointment' });
+    await expect(dialog.getByLabel(/^Title/)).toHaveValue(title);
+    await expect(dialog.getByText(/Selected customer/)).toBeVisible();
+    // Pending may go to scheduled, in progress or cancelled; never straight to completed.
+    await expect(dialog.getByRole('option', { name: /Completed/ })).toBeDisabled();
+    await dialog.getByLabel(/^End Time/).fill('12:30');
+    await dialog.getByLabel(/^Status/).selectOption('scheduled');
+    await dialog.getByLabel(/^Notes/).fill('Dog in the yard.');
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByRole('status').filter({ hasText: 'Appointment updated.' })).toBeVisible();
+    expect(await workOrder(page.request, order.id)).toMatchObject({ status: 'scheduled', notes: 'Dog in the yard.', scheduledEndTime: '12:30:00', estimatedDuration: 2.5 });
+  });
+
+  test("asks before a drag double-books the technician; cancelling puts the appointment back", async ({ page }) => {
+    const date = farDate();
+    const nextDay = addDays(date, 1);
+    const technicians = ((await (await page.request.get('/api/admin/technicians?active=true')).json()) as { technicians: Technician[] }).technicians;
+    const technicianId = technicians[technicians.length - 1]!.id;
+    const busy = await createAppointment(page.request, { serviceDate: nextDay, startTime: '09:00', endTime: '10:00', technicianId, title: unique('Busy job') });
+    const { workOrder: order, title } = await createAppointment(page.request, { serviceDate: date, startTime: '09:00', endTime: '10:00', technicianId });
+    await openCalendar(page, date);
+
+    async function dragToNextDay() {
+      const from = (await dayColumn(page, date).getByRole('button', { name: new RegExp(title) }).boundingBox())!;
+      const target = (await dayColumn(page, nextDay).boundingBox())!;
+      const y = from.y + from.height / 2;
+      await page.mouse.move(from.x + from.width / 2, y);
+      await page.mouse.down();
+      await page.mouse.move(from.x + from.width / 2 + 10, y, { steps: 3 });
+      await page.mouse.move(target.x + target.width / 2, y, { steps: 10 });
+      await page.mouse.up();
+    }
+
+    await dragToNextDay();
+    const question = page.getByRole('dialog', { name: 'Double booking' });
+    await expect(question.getByRole('list', { name: 'Conflicting appointments' })).toContainText(busy.title);
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dayColumn(page, date).getByRole('button', { name: new RegExp(title) })).toBeVisible();
+    expect((await workOrder(page.request, order.id)).serviceDate).toBe(date);
+
+    await dragToNextDay();
+    await page.getByRole('dialog', { name: 'Double booking' }).getByRole('button', { name: 'Book Anyway' }).click();
+    await expect.poll(async () => (await workOrder(page.request, order.id)).serviceDate).toBe(nextDay);
+    await expect(dayColumn(page, nextDay).getByRole('button', { name: new RegExp(title) })).toBeVisible();
   });
 });

@@ -277,6 +277,7 @@ export function ServiceCalendar() {
           onClose={() => setDialog(undefined)}
           onSaved={(text) => {
             setDialog(undefined);
+            setClicked(undefined);
             setNotice({ tone: 'success', text });
           }}
         />
