@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { calendarMessages, type CalendarEvent } from '#shared/calendar.ts';
 import { addDays } from '#shared/dates.ts';
-import type { Technician, WorkOrder } from '#shared/work-order.ts';
+import { workOrderMessages, type Technician, type WorkOrder } from '#shared/work-order.ts';
 import { expectNoSeriousA11yViolations, signIn } from './fixtures.ts';
 
 // The service calendar against the real server. Every test works on its own customer and
@@ -261,5 +261,51 @@ test.describe('service calendar', () => {
     await page.getByRole('dialog', { name: 'Double booking' }).getByRole('button', { name: 'Book Anyway' }).click();
     await expect.poll(async () => (await workOrder(page.request, order.id)).serviceDate).toBe(nextDay);
     await expect(dayColumn(page, nextDay).getByRole('button', { name: new RegExp(title) })).toBeVisible();
+  });
+
+  test('a resize changes the end time', async ({ page }) => {
+    const date = farDate();
+    const { workOrder: order, title } = await createAppointment(page.request, { serviceDate: date, startTime: '09:00', endTime: '10:00' });
+    await openCalendar(page, date);
+    const event = dayColumn(page, date).getByRole('button', { name: new RegExp(title) });
+    const box = (await event.boundingBox())!;
+    const hour = (await dayColumn(page, date).boundingBox())!.height / 12;
+    await event.hover();
+    const x = box.x + box.width / 2;
+    await page.mouse.move(x, box.y + box.height - 2);
+    await page.mouse.down();
+    await page.mouse.move(x, box.y + box.height + 10, { steps: 3 });
+    await page.mouse.move(x, box.y + box.height - 2 + hour, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => (await workOrder(page.request, order.id)).scheduledEndTime).toBe('11:00:00');
+    expect(await workOrder(page.request, order.id)).toMatchObject({ serviceDate: date, scheduledStartTime: '09:00:00', estimatedDuration: 2 });
+  });
+
+  test('a drag based on a stale copy is reverted with the conflict message, and the event shows the saved time', async ({ page }) => {
+    const date = farDate();
+    const nextDay = addDays(date, 1);
+    const { workOrder: order, title } = await createAppointment(page.request, { serviceDate: date, startTime: '09:00', endTime: '10:00' });
+    await openCalendar(page, date);
+    const event = dayColumn(page, date).getByRole('button', { name: new RegExp(title) });
+    await expect(event).toContainText('9:00');
+    // Someone else moves it to the afternoon meanwhile.
+    const moved = await page.request.post(`/api/admin/work-orders/${order.id}/reschedule`, {
+      data: { serviceDate: date, startTime: '14:00', endTime: '15:00', expectedUpdatedAt: order.updatedAt },
+    });
+    expect(moved.status(), await moved.text()).toBe(200);
+
+    const from = (await event.boundingBox())!;
+    const target = (await dayColumn(page, nextDay).boundingBox())!;
+    const y = from.y + from.height / 2;
+    await page.mouse.move(from.x + from.width / 2, y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2 + 10, y, { steps: 3 });
+    await page.mouse.move(target.x + target.width / 2, y, { steps: 10 });
+    await page.mouse.up();
+
+    await expect(page.getByRole('alert')).toHaveText(`${calendarMessages.rescheduleFailed}: ${workOrderMessages.conflict}`);
+    await expect(dayColumn(page, date).getByRole('button', { name: new RegExp(title) })).toContainText('2:00');
+    await expect(dayColumn(page, nextDay).getByRole('button', { name: new RegExp(title) })).toHaveCount(0);
+    expect(await workOrder(page.request, order.id)).toMatchObject({ serviceDate: date, scheduledStartTime: '14:00:00' });
   });
 });
