@@ -26,7 +26,7 @@ export default [
       index('routes/admin/dashboard.tsx'),
       route('map', 'routes/admin/screen.tsx', { id: 'admin-map' }),
       route('geocoding-setup', 'routes/admin/screen.tsx', { id: 'admin-geocoding-setup' }),
-      route('calendar', 'routes/admin/screen.tsx', { id: 'admin-calendar' }),
+      route('calendar', 'routes/admin/calendar.tsx', { id: 'admin-calendar' }),
       route('estimates', 'routes/admin/leads.tsx', { id: 'admin-estimates' }),
       route('customers', 'routes/admin/customers.tsx', { id: 'admin-customers' }),
       route('customers/new', 'routes/admin/customer-new.tsx', { id: 'admin-customers-new' }),

@@ -106,7 +106,7 @@ export async function buildApp({ config, database, logger, serveClient = true, l
   });
   await app.register(dashboardRoutes, { dashboard: createDashboardService({ db: database.db, timeZone: config.businessTimeZone }) });
   await app.register(leadRoutes, {
-    leads: createLeadService({ db: database.db, today: () => todayIn(config.businessTimeZone) }),
+    leads: createLeadService({ db: database.db, today: () => todayIn(config.businessTimeZone), timeZone: config.businessTimeZone }),
     timeZone: config.businessTimeZone,
   });
   await app.register(chatRoutes, {

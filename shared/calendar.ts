@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { isValidIsoDate } from './dates.ts';
-import type { WorkOrderPriority, WorkOrderServiceType, WorkOrderStatus } from './enums.ts';
+import {
+  workOrderPriorities,
+  workOrderServiceTypes,
+  workOrderStatuses,
+  type WorkOrderPriority,
+  type WorkOrderServiceType,
+  type WorkOrderStatus,
+} from './enums.ts';
 
 // The service calendar (spec 001 sections 2-9): what it reads for a visible range, how a drag,
 // a resize and an assignment are sent, and the screen's exact words. The calendar changes work
@@ -78,6 +85,33 @@ export const calendarAssignSchema = z.object({
   allowOverlap: z.boolean().default(false),
 });
 export type CalendarAssignInput = z.input<typeof calendarAssignSchema>;
+
+const nullableId = z.preprocess((value) => (value === '' ? null : value), z.uuid().nullable());
+const optionalText = (max: number) => z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? null : value), z.string().trim().max(max).nullable());
+
+/**
+ * The calendar's 'Edit Appointment' modal (PUT /api/admin/work-orders/:id/appointment): the create
+ * form's fields (spec 001 section 5) plus Status and Notes, based on the version the modal showed.
+ * A status change obeys the same transition table as every other screen; a technician's double
+ * booking is refused until confirmed (allowOverlap), as on a drag.
+ */
+export const calendarAppointmentUpdateSchema = z
+  .object({
+    customerId: z.uuid({ error: calendarMessages.selectCustomer }),
+    title: z.string().trim().min(1, 'Title is required').max(200),
+    serviceType: z.enum(workOrderServiceTypes, { error: 'Service type is required' }),
+    priority: z.enum(workOrderPriorities, { error: 'Priority is required' }),
+    serviceDate: isoDate,
+    ...appointmentTimeFields,
+    description: z.string().trim().min(1, 'Description is required').max(5000),
+    technicianId: nullableId,
+    status: z.enum(workOrderStatuses, { error: 'Status is required' }),
+    notes: optionalText(10_000),
+    expectedUpdatedAt,
+    allowOverlap: z.boolean().default(false),
+  })
+  .superRefine(checkAppointmentTimes);
+export type CalendarAppointmentUpdateInput = z.input<typeof calendarAppointmentUpdateSchema>;
 
 /** An appointment on the calendar: a work order with a date and both times. */
 export type CalendarEvent = {

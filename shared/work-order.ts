@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appointmentTimeFields, checkAppointmentTimes } from './calendar.ts';
 import { descriptionSchema } from './contact.ts';
 import { customerInputSchema, type Customer } from './customer.ts';
 import { isValidIsoDate } from './dates.ts';
@@ -115,9 +116,15 @@ const workOrderFields = {
   technicianId: nullableId,
 };
 
-/** New work order (spec 000 section 5). Defaults: today, morning, repair, normal. */
+/**
+ * New work order (spec 000 section 5). Defaults: today, morning, repair, normal. The calendar's
+ * 'Create New Appointment' also sends the appointment's times (spec 001 section 5): both or neither.
+ * This is the form's object; the API parses it with `workOrderCreateRequestSchema` (times checked).
+ */
 export function workOrderCreateSchema(today: string) {
   return z.object({
+    startTime: appointmentTimeFields.startTime.optional(),
+    endTime: appointmentTimeFields.endTime.optional(),
     ...workOrderFields,
     customerId: z.uuid({ error: workOrderMessages.selectCustomer }),
     serviceType: workOrderFields.serviceType.default('repair'),
@@ -129,6 +136,22 @@ export function workOrderCreateSchema(today: string) {
   });
 }
 export type WorkOrderCreateInput = z.input<ReturnType<typeof workOrderCreateSchema>>;
+
+/** Optional appointment times: both or neither; when given, start before end inside the calendar's day. */
+export function checkOptionalAppointmentTimes(value: { startTime?: string | undefined; endTime?: string | undefined }, context: z.RefinementCtx): void {
+  const { startTime, endTime } = value;
+  if (startTime === undefined && endTime === undefined) return;
+  if (startTime === undefined || endTime === undefined) {
+    context.addIssue({ code: 'custom', message: 'Give both the start and the end time', path: [startTime === undefined ? 'startTime' : 'endTime'] });
+    return;
+  }
+  checkAppointmentTimes({ startTime, endTime }, context);
+}
+
+/** POST /api/admin/work-orders with an existing customer. */
+export function workOrderCreateRequestSchema(today: string) {
+  return workOrderCreateSchema(today).superRefine(checkOptionalAppointmentTimes);
+}
 
 /**
  * 'Edit Details': every field of the form plus the linked equipment (one of the customer's own),
@@ -191,7 +214,7 @@ export type Technician = { id: string; name: string; color: string; active: bool
 
 /** New work order with a new customer (the inline form): both are created in one transaction. */
 export function workOrderCreateWithCustomerSchema(today: string) {
-  return workOrderCreateSchema(today).omit({ customerId: true }).extend({ customer: customerInputSchema });
+  return workOrderCreateSchema(today).omit({ customerId: true }).extend({ customer: customerInputSchema }).superRefine(checkOptionalAppointmentTimes);
 }
 export type WorkOrderCreateWithCustomerInput = z.input<ReturnType<typeof workOrderCreateWithCustomerSchema>>;
 

@@ -82,7 +82,7 @@ test.describe('signed in', () => {
     const screens: [string, RegExp, string][] = [
       ['Map', /\/admin\/map$/, 'Service Map'],
       ['Setup Geocoding', /\/admin\/geocoding-setup$/, 'Geocoding Setup'],
-      ['Calendar', /\/admin\/calendar$/, 'Service Calendar'],
+      ['Calendar', /\/admin\/calendar(\?date=[0-9-]+&view=\w+)?$/, 'Service Calendar'], // the calendar keeps its date and view in the address
       ['Estimates', /\/admin\/estimates$/, 'Lead Management'],
       ['Customers', /\/admin\/customers$/, 'Customer Directory'],
       ['Work Orders', /\/admin\/workorders$/, 'Work Orders'],

@@ -13,7 +13,7 @@ let dana: string;
 let eli: string;
 let retired: string;
 
-function api(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) {
+function api(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
   return context.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
 }
 
@@ -234,5 +234,130 @@ describe('delete', () => {
     expect(stale.json().error.details.current.technicianId).toBe(dana);
     expect((await api('DELETE', `/api/admin/work-orders/00000000-0000-4000-8000-000000000000?expectedUpdatedAt=${encodeURIComponent(order.updatedAt)}`)).statusCode).toBe(404);
     expect((await api('DELETE', `/api/admin/work-orders/${order.id}`)).statusCode).toBe(400);
+  });
+});
+
+describe('create with appointment times', () => {
+  const base = { title: 'New appointment', serviceType: 'repair', description: 'No cooling' };
+
+  it('places the new work order on the calendar at the given times', async () => {
+    const created = await api('POST', '/api/admin/work-orders', { ...base, customerId, serviceDate: '2031-07-01', startTime: '10:00', endTime: '11:30' });
+    expect(created.statusCode, created.body).toBe(201);
+    const order = created.json().workOrder as WorkOrder;
+    expect(order).toMatchObject({
+      status: 'pending',
+      priority: 'normal',
+      serviceDate: '2031-07-01',
+      scheduledStartTime: '10:00:00',
+      scheduledEndTime: '11:30:00',
+      estimatedDuration: 1.5,
+      scheduledDate: '2031-07-01T14:00:00.000Z',
+    });
+    expect((await events('2031-07-01', '2031-07-02')).map((event) => event.id)).toEqual([order.id]);
+  });
+
+  it('still creates a work order without times (the work-order form), and refuses one time alone or times outside the day', async () => {
+    const plain = await api('POST', '/api/admin/work-orders', { ...base, customerId, serviceDate: '2031-07-02' });
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect(plain.json().workOrder.scheduledStartTime).toBeNull();
+    for (const times of [{ startTime: '10:00' }, { endTime: '10:00' }, { startTime: '06:00', endTime: '08:00' }, { startTime: '11:00', endTime: '10:00' }]) {
+      const refused = await api('POST', '/api/admin/work-orders', { ...base, customerId, serviceDate: '2031-07-02', ...times });
+      expect(refused.statusCode, JSON.stringify(times)).toBe(400);
+    }
+    const withCustomer = await api('POST', '/api/admin/work-orders', {
+      ...base,
+      serviceDate: '2031-07-02',
+      startTime: '18:00',
+      endTime: '20:00',
+      customer: { name: 'Nobody', phone: '8435550000', address: '1 Nowhere' },
+    });
+    expect(withCustomer.statusCode).toBe(400);
+  });
+});
+
+describe('edit appointment', () => {
+  async function edit(order: WorkOrder, changes: Record<string, unknown>) {
+    return api('PUT', `/api/admin/work-orders/${order.id}/appointment`, {
+      customerId,
+      title: order.title,
+      serviceType: 'repair',
+      priority: 'normal',
+      serviceDate: order.serviceDate,
+      startTime: (order.scheduledStartTime ?? '09:00').slice(0, 5),
+      endTime: (order.scheduledEndTime ?? '10:00').slice(0, 5),
+      description: 'Edited',
+      technicianId: order.technicianId,
+      status: order.status,
+      notes: order.notes ?? '',
+      expectedUpdatedAt: order.updatedAt,
+      ...changes,
+    });
+  }
+
+  it('changes the fields, times, notes and an allowed status (stamping started_at)', async () => {
+    const order = await appointment({ date: '2031-08-01', start: '09:00', end: '10:00' });
+    const response = await edit(order, {
+      title: 'Edited title',
+      priority: 'high',
+      serviceDate: '2031-08-02',
+      startTime: '13:00',
+      endTime: '15:15',
+      notes: 'Gate code 1234',
+      status: 'in-progress',
+      technicianId: dana,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const saved = response.json().workOrder as WorkOrder;
+    expect(saved).toMatchObject({
+      title: 'Edited title',
+      priority: 'high',
+      description: 'Edited',
+      serviceDate: '2031-08-02',
+      scheduledStartTime: '13:00:00',
+      scheduledEndTime: '15:15:00',
+      estimatedDuration: 2.25,
+      notes: 'Gate code 1234',
+      status: 'in-progress',
+      technicianId: dana,
+    });
+    expect(saved.startedAt).not.toBeNull();
+    const cleared = await edit(saved, { notes: '  ' });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().workOrder.notes).toBeNull();
+  });
+
+  it('refuses a status move the transition table does not allow, and a missing required field', async () => {
+    const done = await appointment({ date: '2031-08-03', start: '09:00', end: '10:00', status: 'completed' });
+    const refused = await edit(done, { status: 'pending' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe('A completed work order cannot be moved to pending.');
+    const scheduled = await appointment({ date: '2031-08-03', start: '11:00', end: '12:00' });
+    expect((await edit(scheduled, { status: 'pending' })).statusCode).toBe(409);
+    expect((await edit(scheduled, { title: '' })).statusCode).toBe(400);
+    expect((await edit(scheduled, { customerId: '' })).json().error.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ message: calendarMessages.selectCustomer })]),
+    );
+    expect((await edit(scheduled, { customerId: '00000000-0000-4000-8000-000000000000' })).statusCode).toBe(400);
+    expect((await edit(scheduled, { endTime: '19:30' })).statusCode).toBe(400);
+    // Unchanged: nothing above was saved.
+    expect((await api('GET', `/api/admin/work-orders/${scheduled.id}`)).json().workOrder).toMatchObject({ status: 'scheduled', updatedAt: scheduled.updatedAt });
+  });
+
+  it('answers a stale copy with the current values, and warns before double-booking the technician', async () => {
+    const order = await appointment({ date: '2031-08-04', start: '09:00', end: '10:00' });
+    const first = await edit(order, { title: 'First' });
+    expect(first.statusCode).toBe(200);
+    const stale = await edit(order, { title: 'Second' });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error.details.current).toMatchObject({ title: 'First' });
+
+    const busy = await appointment({ date: '2031-08-04', start: '09:30', end: '11:00', technicianId: eli, title: 'Eli busy' });
+    const current = first.json().workOrder as WorkOrder;
+    const warned = await edit(current, { technicianId: eli });
+    expect(warned.statusCode).toBe(409);
+    expect(warned.json().error).toMatchObject({ code: 'SCHEDULE_OVERLAP', details: { overlaps: [{ id: busy.id }] } });
+    const confirmed = await edit(current, { technicianId: eli, allowOverlap: true });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect((await edit(confirmed.json().workOrder, { technicianId: retired })).statusCode).toBe(400);
   });
 });

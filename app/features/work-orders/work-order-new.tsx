@@ -20,7 +20,7 @@ type FieldName = keyof WorkOrderFields;
 type FieldErrors = Partial<Record<FieldName, string>>;
 const fieldOrder: readonly FieldName[] = ['title', 'serviceType', 'priority', 'serviceDate', 'timePreference', 'description', 'notes'];
 
-type PickedCustomer = Pick<CustomerListItem, 'id' | 'name'> & Partial<CustomerListItem>;
+export type PickedCustomer = Pick<CustomerListItem, 'id' | 'name'> & Partial<CustomerListItem>;
 
 /**
  * New work order (spec 000 sections 2 and 5): pick a customer (or preselect one with ?customer=),
@@ -229,7 +229,7 @@ function mentionsCustomer(error: unknown): boolean {
   return /customer/i.test(error.message);
 }
 
-function CustomerPicker({
+export function CustomerPicker({
   picked,
   isLoadingPreselection,
   onPick,

@@ -82,8 +82,8 @@ function isForeignKeyViolation(error: unknown): boolean {
   return (cause as { code?: string })?.code === '23503';
 }
 
-export function createLeadService(options: { db: Database; today: () => string }) {
-  const { db, today } = options;
+export function createLeadService(options: { db: Database; today: () => string; timeZone: string }) {
+  const { db, today, timeZone } = options;
   const repository = createLeadRepository(db);
 
   async function estimateLead(id: string): Promise<EstimateLead> {
@@ -200,7 +200,7 @@ export function createLeadService(options: { db: Database; today: () => string }
 
           const workOrders = createWorkOrderRepository(tx);
           if (values.workOrder.technicianId && !(await workOrders.isActiveTechnician(values.workOrder.technicianId))) throw technicianUnavailable();
-          const workOrder = await workOrders.insert({ ...newWorkOrder(customer.id, values.workOrder), estimateRequestId: key });
+          const workOrder = await workOrders.insert({ ...newWorkOrder(customer.id, values.workOrder, timeZone), estimateRequestId: key });
 
           const marked = await leads.markConverted(key, { customerId: customer.id, workOrderId: workOrder.id, status: convertedLeadStatus });
           if (!marked) throw new AppError('CONFLICT', leadMessages.alreadyConverted);

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNotNull, lt, ne, not, or, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNotNull, lt, ne, not, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { activeWorkOrderStatuses } from '#shared/enums.ts';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { WorkOrderStatus } from '#shared/enums.ts';
@@ -23,7 +23,8 @@ export type InspectionReportRow = typeof inspectionReports.$inferSelect;
 export type NewWorkOrder = Pick<
   typeof workOrders.$inferInsert,
   'customerId' | 'title' | 'serviceType' | 'priority' | 'serviceDate' | 'timePreference' | 'description' | 'notes' | 'technicianId' | 'estimateRequestId'
->;
+> &
+  Partial<Pick<typeof workOrders.$inferInsert, 'scheduledStartTime' | 'scheduledEndTime' | 'estimatedDuration'>> & { scheduledDate?: SQL };
 
 const listColumns = {
   id: workOrders.id,

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { calendarAssignSchema, calendarRangeSchema, calendarRescheduleSchema } from '#shared/calendar.ts';
+import { calendarAppointmentUpdateSchema, calendarAssignSchema, calendarRangeSchema, calendarRescheduleSchema } from '#shared/calendar.ts';
 import { todayIn } from '#shared/dates.ts';
 import {
   inspectionReportSchema,
-  workOrderCreateSchema,
+  workOrderCreateRequestSchema,
   workOrderCreateWithCustomerSchema,
   workOrderListQuerySchema,
   workOrderNotesSchema,
@@ -37,7 +37,7 @@ export async function workOrderRoutes(app: FastifyInstance, { workOrders, timeZo
       const created = await workOrders.createWithCustomer(customer, values);
       return reply.status(201).send(created);
     }
-    const workOrder = await workOrders.create(parseOrThrow(workOrderCreateSchema(today), body));
+    const workOrder = await workOrders.create(parseOrThrow(workOrderCreateRequestSchema(today), body));
     return reply.status(201).send({ workOrder });
   });
 
@@ -57,6 +57,10 @@ export async function workOrderRoutes(app: FastifyInstance, { workOrders, timeZo
 
   app.post<WorkOrderParams>('/api/admin/work-orders/:id/reschedule', async (request) => ({
     workOrder: await workOrders.reschedule(request.params.id, parseOrThrow(calendarRescheduleSchema, request.body)),
+  }));
+
+  app.put<WorkOrderParams>('/api/admin/work-orders/:id/appointment', async (request) => ({
+    workOrder: await workOrders.updateAppointment(request.params.id, parseOrThrow(calendarAppointmentUpdateSchema, request.body)),
   }));
 
   app.post<WorkOrderParams>('/api/admin/work-orders/:id/assign', async (request) => ({

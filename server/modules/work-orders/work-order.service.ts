@@ -4,6 +4,7 @@ import {
   calendarMessages,
   type CalendarEvent,
   type CalendarOverlap,
+  type calendarAppointmentUpdateSchema,
   type calendarAssignSchema,
   type calendarRangeSchema,
   type calendarRescheduleSchema,
@@ -12,6 +13,7 @@ import type { Customer, CustomerValues } from '#shared/customer.ts';
 import { activeWorkOrderStatuses, workOrderStatuses, type WorkOrderStatus } from '#shared/enums.ts';
 import {
   allowedTransitions,
+  canTransition,
   scheduleEndTime,
   workOrderMessages,
   type InspectionReport,
@@ -182,7 +184,7 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
     async create(values: WorkOrderCreateValues): Promise<WorkOrder> {
       await ensureTechnician(values.technicianId);
       try {
-        return toWorkOrder(await repository.insert(newWorkOrder(values.customerId, values)));
+        return toWorkOrder(await repository.insert(newWorkOrder(values.customerId, values, timeZone)));
       } catch (error) {
         if (isForeignKeyViolation(error)) {
           throw new AppError('VALIDATION_FAILED', workOrderMessages.selectCustomer, [{ path: 'customerId', message: workOrderMessages.selectCustomer }]);
@@ -199,7 +201,7 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
           const customerRow = await createCustomerRepository(tx).insert(customer);
           const workOrders = createWorkOrderRepository(tx);
           if (values.technicianId && !(await workOrders.isActiveTechnician(values.technicianId))) throw technicianUnavailable();
-          const row = await workOrders.insert(newWorkOrder(customerRow.id, values));
+          const row = await workOrders.insert(newWorkOrder(customerRow.id, values, timeZone));
           return { workOrder: toWorkOrder(row), customer: toCustomer(customerRow) };
         });
       } catch (error) {
@@ -355,6 +357,66 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
       });
     },
 
+    /**
+     * The calendar's 'Edit Appointment': every field of the modal, on the version it showed. A new
+     * status must be one the transition table allows from the current one (started_at/completed_at
+     * are stamped as on the status buttons); a newly chosen technician must be active; a technician's
+     * double booking is refused with the colliding appointments unless confirmed.
+     */
+    async updateAppointment(id: string, values: z.output<typeof calendarAppointmentUpdateSchema>): Promise<WorkOrder> {
+      const key = workOrderId(id);
+      const { expectedUpdatedAt, allowOverlap, startTime, endTime, status, ...fields } = values;
+      try {
+        return await db.transaction(async (transaction) => {
+          const workOrders = createWorkOrderRepository(transaction as unknown as Database);
+          const current = await workOrders.findById(key);
+          if (!current) throw notFound();
+          if (current.updatedAt.getTime() !== new Date(expectedUpdatedAt).getTime()) {
+            throw new AppError('CONFLICT', workOrderMessages.conflict, { current: toWorkOrder(current) });
+          }
+          const isStatusChange = status !== current.status;
+          if (isStatusChange && !canTransition(current.status as WorkOrderStatus, status)) {
+            throw new AppError('CONFLICT', workOrderMessages.transitionRefused(current.status as WorkOrderStatus, status));
+          }
+          if (fields.technicianId) {
+            // Locked so that two bookings of one technician are checked one after the other.
+            const technician = await workOrders.lockTechnician(fields.technicianId);
+            // A technician who left stays on the orders they had; only a newly chosen one must be active.
+            if (fields.technicianId !== current.technicianId && !technician?.active) throw technicianUnavailable();
+          }
+          if (fields.technicianId && !allowOverlap) {
+            const overlaps = await workOrders.overlappingAppointments(fields.technicianId, fields.serviceDate, startTime, endTime, key);
+            if (overlaps.length > 0) throw await overlapRefusal(workOrders, fields.technicianId, overlaps);
+          }
+          const stamps = !isStatusChange
+            ? {}
+            : status === 'in-progress'
+              ? { startedAt: sqlNow, actualStartTime: sqlNow }
+              : status === 'completed'
+                ? { completedAt: sqlNow, actualEndTime: sqlNow }
+                : {};
+          const row = await workOrders.updateIfCurrent(key, expectedUpdatedAt, isStatusChange ? statusesAllowedTo(status) : undefined, {
+            ...fields,
+            status,
+            ...stamps,
+            scheduledDate: sqlLocalTimestamp(fields.serviceDate, startTime, timeZone),
+            scheduledStartTime: startTime,
+            scheduledEndTime: endTime,
+            estimatedDuration: durationHours(startTime, endTime),
+          });
+          if (row) return toWorkOrder(row);
+          throw await refusalIn(workOrders, key, expectedUpdatedAt, (now) =>
+            new AppError('CONFLICT', workOrderMessages.transitionRefused(now.status as WorkOrderStatus, status)),
+          );
+        });
+      } catch (error) {
+        if (isForeignKeyViolation(error)) {
+          throw new AppError('VALIDATION_FAILED', calendarMessages.selectCustomer, [{ path: 'customerId', message: calendarMessages.selectCustomer }]);
+        }
+        throw error;
+      }
+    },
+
     /** One of the calendar modal's technician buttons: an active technician (or none), warned about overlaps. */
     async assignTechnician(id: string, values: z.output<typeof calendarAssignSchema>): Promise<WorkOrder> {
       const key = workOrderId(id);
@@ -411,8 +473,19 @@ function sqlLocalTimestamp(date: string, time: string, timeZone: string) {
 }
 
 /** The row a new work order is inserted as (also used by the lead conversion). */
-export function newWorkOrder(customerId: string, values: WorkOrderValues): NewWorkOrder {
+export function newWorkOrder(customerId: string, values: WorkOrderValues, timeZone: string): NewWorkOrder {
+  // The calendar's 'Create New Appointment' gives the times: the appointment is placed as a drag places it.
+  const appointment =
+    values.startTime && values.endTime
+      ? {
+          scheduledDate: sqlLocalTimestamp(values.serviceDate, values.startTime, timeZone),
+          scheduledStartTime: values.startTime,
+          scheduledEndTime: values.endTime,
+          estimatedDuration: durationHours(values.startTime, values.endTime),
+        }
+      : {};
   return {
+    ...appointment,
     customerId,
     title: values.title,
     serviceType: values.serviceType,

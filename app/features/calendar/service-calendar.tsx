@@ -1,0 +1,329 @@
+import FullCalendar from '@fullcalendar/react';
+import dayGridPlugin from '@fullcalendar/react/daygrid';
+import interactionPlugin from '@fullcalendar/react/interaction';
+import classicThemePlugin from '@fullcalendar/react/themes/classic';
+import timeGridPlugin from '@fullcalendar/react/timegrid';
+import type { CalendarRef, DateSelectInfo, DatesSetInfo, EventClickInfo, EventDropInfo, EventInput, EventResizeDoneInfo } from '@fullcalendar/react';
+import '@fullcalendar/react/skeleton.css';
+import '@fullcalendar/react/themes/classic/theme.css';
+import '@fullcalendar/react/themes/classic/palette.css';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { calendarDayEnd, calendarDayStart, calendarMessages, type CalendarEvent, type CalendarOverlap } from '#shared/calendar.ts';
+import { isValidIsoDate, todayIn } from '#shared/dates.ts';
+import { activeWorkOrderStatuses } from '#shared/enums.ts';
+import { workOrderMessages } from '#shared/work-order.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { Modal } from '#client/components/ui/dialog.tsx';
+import { company } from '#client/lib/company.ts';
+import { useActiveTechnicians } from '#client/features/work-orders/api.ts';
+import { failureMessage, isStale, overlapsOf, useCalendarRange, useRescheduleAppointment } from './api.ts';
+import { AppointmentDialog, type AppointmentDraft } from './appointment-dialog.tsx';
+import { contrastText, emergencyColor, eventColor, highColor, statusColors } from './colors.ts';
+import { EventDialog } from './event-dialog.tsx';
+import { OverlapList } from './overlap-list.tsx';
+
+const views = ['dayGridMonth', 'timeGridWeek', 'timeGridDay'] as const;
+type ViewName = (typeof views)[number];
+
+/** Spec 001 section 5: a new appointment runs 08:00-17:00 unless a range was selected. */
+const defaultStart = '08:00';
+const defaultEnd = '17:00';
+
+/** 'YYYY-MM-DDTHH:MM...' (FullCalendar's local strings) → date and 'HH:MM'. */
+const datePart = (value: string) => value.slice(0, 10);
+const timePart = (value: string) => value.slice(11, 16);
+
+type OverlapQuestion = { message: string; overlaps: CalendarOverlap[]; confirm: () => Promise<void>; cancel: () => void };
+type Notice = { tone: 'error' | 'success'; text: string };
+
+function phoneSized(): boolean {
+  return typeof window !== 'undefined' && window.matchMedia('(max-width: 639px)').matches;
+}
+
+/**
+ * The service calendar (spec 001 sections 2-9): FullCalendar fed from TanStack Query, one query per
+ * visible range (key ['calendar', start, end]), so the live updates' invalidation of ['calendar']
+ * refetches what is on screen. Drags and resizes save the whole appointment on the version shown
+ * and revert on failure; a double booking is confirmed first.
+ */
+export function ServiceCalendar() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [initialDate] = useState(() => {
+    const requested = searchParams.get('date') ?? '';
+    return isValidIsoDate(requested) ? requested : todayIn(company.timeZone);
+  });
+  const [initialView] = useState<ViewName>(() => {
+    const requested = searchParams.get('view') as ViewName | null;
+    if (requested && views.includes(requested)) return requested;
+    return phoneSized() ? 'timeGridDay' : 'timeGridWeek';
+  });
+  const [range, setRange] = useState<{ start: string; end: string }>();
+  const calendar = useCalendarRange(range);
+  const technicians = useActiveTechnicians();
+  const reschedule = useRescheduleAppointment();
+  const [notice, setNotice] = useState<Notice>();
+  const [overlapQuestion, setOverlapQuestion] = useState<OverlapQuestion>();
+  /** The clicked appointment as it was then; the modal shows the current copy while the range holds it. */
+  const [clicked, setClicked] = useState<CalendarEvent>();
+  const [dialog, setDialog] = useState<{ mode: 'create'; draft: AppointmentDraft } | { mode: 'edit'; event: CalendarEvent }>();
+  const calendarRef = useRef<CalendarRef>(null);
+
+  const appointments = calendar.data?.events;
+  const events = useMemo<EventInput[]>(
+    () =>
+      (appointments ?? []).map((appointment) => {
+        const color = eventColor(appointment);
+        return {
+          id: appointment.id,
+          title: `${appointment.title} · ${appointment.customer.name}`,
+          start: `${appointment.serviceDate}T${appointment.startTime}:00`,
+          end: `${appointment.serviceDate}T${appointment.endTime}:00`,
+          color,
+          contrastColor: contrastText(color),
+          // Completed and cancelled jobs are history: they stay where they are.
+          editable: (activeWorkOrderStatuses as readonly string[]).includes(appointment.status),
+          extendedProps: { appointment },
+        };
+      }),
+    [appointments],
+  );
+
+  const selected = clicked ? (appointments?.find((appointment) => appointment.id === clicked.id) ?? clicked) : undefined;
+
+  // The visible date and view go into the address (after render: FullCalendar reports them while
+  // rendering), so a reload or a shared link opens the same week.
+  const [visible, setVisible] = useState<{ date: string; view: string }>();
+  const onDatesSet = useCallback((info: DatesSetInfo) => {
+    const next = { start: datePart(info.startStr), end: datePart(info.endStr) };
+    setRange((current) => (current?.start === next.start && current.end === next.end ? current : next));
+    const date = toLocalDate(info.view.currentStart);
+    setVisible((current) => (current?.date === date && current.view === info.view.type ? current : { date, view: info.view.type }));
+  }, []);
+  useEffect(() => {
+    if (!visible) return;
+    setSearchParams(
+      (current) => {
+        if (current.get('date') === visible.date && current.get('view') === visible.view) return current;
+        const params = new URLSearchParams(current);
+        params.set('date', visible.date);
+        params.set('view', visible.view);
+        return params;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  }, [visible, setSearchParams]);
+
+  async function saveTimes(info: EventDropInfo | EventResizeDoneInfo, failedAlert: string) {
+    const appointment = info.event.extendedProps.appointment as CalendarEvent;
+    const start = info.event.startStr;
+    const end = info.event.endStr || start;
+    const body = {
+      id: appointment.id,
+      serviceDate: datePart(start),
+      startTime: timePart(start),
+      endTime: timePart(end),
+      expectedUpdatedAt: appointment.updatedAt,
+    };
+    setNotice(undefined);
+    const fail = (error: unknown) => {
+      info.revert();
+      setNotice({ tone: 'error', text: isStale(error) ? `${failedAlert}: ${workOrderMessages.conflict}` : failureMessage(failedAlert, error) });
+    };
+    const done = () => setNotice({ tone: 'success', text: `${appointment.title} moved to ${body.serviceDate}, ${body.startTime}-${body.endTime}.` });
+    try {
+      await reschedule.mutateAsync(body);
+      done();
+    } catch (error) {
+      const overlap = overlapsOf(error);
+      if (!overlap) {
+        fail(error);
+        return;
+      }
+      setOverlapQuestion({
+        ...overlap,
+        confirm: async () => {
+          try {
+            await reschedule.mutateAsync({ ...body, allowOverlap: true });
+            done();
+          } catch (again) {
+            fail(again);
+          }
+        },
+        cancel: () => info.revert(),
+      });
+    }
+  }
+
+  function openCreate(draft: AppointmentDraft) {
+    setNotice(undefined);
+    setDialog({ mode: 'create', draft });
+  }
+
+  function onSelect(info: DateSelectInfo) {
+    calendarRef.current?.getApi().unselect();
+    // A day picked in the month view has no times: the spec's defaults apply.
+    const hasTimes = info.startStr.length > 10;
+    openCreate({
+      serviceDate: datePart(info.startStr),
+      startTime: hasTimes ? timePart(info.startStr) : defaultStart,
+      endTime: hasTimes ? timePart(info.endStr) : defaultEnd,
+    });
+  }
+
+  const isLoading = calendar.isFetching && (calendar.isPending || calendar.isPlaceholderData);
+  const legend = [
+    { label: 'Pending', color: statusColors.pending },
+    { label: 'Scheduled', color: statusColors.scheduled },
+    { label: 'In Progress', color: statusColors['in-progress'] },
+    { label: 'Completed', color: statusColors.completed },
+    ...(technicians.data?.technicians ?? []).map((technician) => ({ label: technician.name, color: technician.color })),
+    { label: 'High', color: highColor },
+    { label: 'Emergency', color: emergencyColor },
+  ];
+
+  return (
+    <section aria-labelledby="calendar-title" className="space-y-4">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 id="calendar-title" className="text-2xl font-bold text-slate-900">
+            {calendarMessages.title}
+          </h1>
+          <p className="mt-1 text-sm text-slate-600">{calendarMessages.subtitle}</p>
+        </div>
+        <Button variant="accent" onClick={() => openCreate({ serviceDate: todayIn(company.timeZone), startTime: defaultStart, endTime: defaultEnd })}>
+          + New Appointment
+        </Button>
+      </div>
+
+      <ul aria-label="Legend" className="flex flex-wrap gap-x-4 gap-y-2 text-sm text-slate-700">
+        {legend.map((item) => (
+          <li key={item.label} className="inline-flex items-center gap-2">
+            <span aria-hidden="true" className="inline-block size-3 rounded-sm" style={{ backgroundColor: item.color }} />
+            {item.label}
+          </li>
+        ))}
+      </ul>
+
+      <div aria-live="assertive" className="space-y-2">
+        {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+        {calendar.isError ? (
+          <Alert>
+            The calendar could not be loaded.{' '}
+            <Button size="sm" variant="secondary" onClick={() => void calendar.refetch()}>
+              Retry
+            </Button>
+          </Alert>
+        ) : null}
+      </div>
+      <p role="status" className="min-h-5 text-sm text-slate-600">
+        {isLoading ? calendarMessages.loading : ''}
+      </p>
+
+      <div className="service-calendar rounded-lg border border-slate-200 bg-white p-2 shadow-sm sm:p-4" aria-busy={isLoading}>
+        <FullCalendar
+          ref={calendarRef}
+          plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin, classicThemePlugin]}
+          initialView={initialView}
+          initialDate={initialDate}
+          headerToolbar={{ start: 'prev,next today', center: 'title', end: 'dayGridMonth,timeGridWeek,timeGridDay' }}
+          buttons={{ today: { text: 'Today' }, dayGridMonth: { text: 'Month' }, timeGridWeek: { text: 'Week' }, timeGridDay: { text: 'Day' } }}
+          weekends
+          allDaySlot={false}
+          slotMinTime={`${calendarDayStart}:00`}
+          slotMaxTime={`${calendarDayEnd}:00`}
+          slotDuration="01:00:00"
+          // Taller hour rows than the theme's: a quarter hour is a 12 px target for drags and resizes.
+          slotMinHeight={48}
+          snapDuration="00:15:00"
+          height="auto"
+          editable
+          selectable
+          selectMirror
+          eventInteractive
+          dayMaxEventRows={5}
+          longPressDelay={500}
+          events={events}
+          datesSet={onDatesSet}
+          select={onSelect}
+          eventClick={(info: EventClickInfo) => {
+            info.jsEvent.preventDefault();
+            setNotice(undefined);
+            setClicked(info.event.extendedProps.appointment as CalendarEvent);
+          }}
+          eventDrop={(info: EventDropInfo) => void saveTimes(info, calendarMessages.rescheduleFailed)}
+          eventResize={(info: EventResizeDoneInfo) => void saveTimes(info, calendarMessages.durationFailed)}
+        />
+      </div>
+
+      {selected && !dialog ? (
+        <EventDialog
+          event={selected}
+          onClose={() => setClicked(undefined)}
+          onEdit={() => setDialog({ mode: 'edit', event: selected })}
+          onDeleted={(text) => {
+            setClicked(undefined);
+            setNotice({ tone: 'success', text });
+          }}
+        />
+      ) : null}
+
+      {dialog ? (
+        <AppointmentDialog
+          mode={dialog.mode}
+          event={dialog.mode === 'edit' ? dialog.event : undefined}
+          draft={dialog.mode === 'create' ? dialog.draft : undefined}
+          onClose={() => setDialog(undefined)}
+          onSaved={(text) => {
+            setDialog(undefined);
+            setClicked(undefined);
+            setNotice({ tone: 'success', text });
+          }}
+        />
+      ) : null}
+
+      {overlapQuestion ? (
+        <Modal
+          title="Double booking"
+          description={overlapQuestion.message}
+          onClose={() => {
+            overlapQuestion.cancel();
+            setOverlapQuestion(undefined);
+          }}
+        >
+          <OverlapList overlaps={overlapQuestion.overlaps} />
+          <p className="mt-3 text-sm text-slate-700">Book the technician for both appointments anyway?</p>
+          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Button
+              variant="secondary"
+              autoFocus
+              onClick={() => {
+                overlapQuestion.cancel();
+                setOverlapQuestion(undefined);
+              }}
+            >
+              Cancel
+            </Button>
+            <Button
+              variant="destructive"
+              disabled={reschedule.isPending}
+              onClick={() => {
+                const question = overlapQuestion;
+                setOverlapQuestion(undefined);
+                void question.confirm();
+              }}
+            >
+              Book Anyway
+            </Button>
+          </div>
+        </Modal>
+      ) : null}
+    </section>
+  );
+}
+
+/** A Date at local midnight as 'YYYY-MM-DD' on the browser's clock (FullCalendar's local dates). */
+function toLocalDate(date: Date): string {
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+}
