@@ -4,14 +4,6 @@ import { useLocation } from 'react-router';
 const screenTitles: [RegExp, string][] = [
   [/^\/admin\/map/i, 'Service Map'],
   [/^\/admin\/geocoding-setup/i, 'Geocoding Setup'],
-  [/^\/admin\/calendar/i, 'Service Calendar'],
-  [/^\/admin\/estimates/i, 'Lead Management'],
-  [/^\/admin\/customers\/new/i, 'New Customer'],
-  [/^\/admin\/customers\/[^/]+/i, 'Customer Profile'],
-  [/^\/admin\/customers/i, 'Customer Directory'],
-  [/^\/admin\/workorders\/new/i, 'New Work Order'],
-  [/^\/admin\/workorders\/[^/]+/i, 'Work Order'],
-  [/^\/admin\/workorders/i, 'Work Orders'],
   [/^\/admin\/settings/i, 'Settings'],
 ];
 
