@@ -25,6 +25,7 @@ import { openDatabase, type Database } from '#server/db/client.ts';
 import * as schema from '#server/db/schema/index.ts';
 import { seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts';
 import { dashboardListLimit } from '#shared/dashboard.ts';
+import { addDays, monthStart, todayIn } from '#shared/dates.ts';
 import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { createStaffService, hashToken } from '#server/modules/auth/auth.service.ts';
 import { loadConfig } from '#server/config.ts';
@@ -115,6 +116,25 @@ const workOrderQueries = createWorkOrderRepository(drizzle.mock({ schema }) as u
 const dashboardQueries = createDashboardRepository(drizzle.mock({ schema }) as unknown as Database).queries;
 /** The server's company time zone (TZ_BUSINESS, passed through to it, or the default). */
 const businessTimeZone = loadConfig({ TZ_BUSINESS: process.env.TZ_BUSINESS }).businessTimeZone;
+/** WorkOrderRepository.calendarRange: appointments whose service date is in [start, end), by day and start. */
+const calendarRangeSql =
+  'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", "work_orders"."description", "work_orders"."notes", ' +
+  '"work_orders"."service_date", "work_orders"."scheduled_start_time", "work_orders"."scheduled_end_time", "work_orders"."status", ' +
+  '"work_orders"."priority", "work_orders"."service_type", "work_orders"."updated_at", "technicians"."id", "technicians"."name", ' +
+  '"technicians"."color", "customers"."id", "customers"."name", "customers"."phone", "customers"."address" from "work_orders" ' +
+  'inner join "customers" on "customers"."id" = "work_orders"."customer_id" left join "technicians" on "technicians"."id" = "work_orders"."technician_id" ' +
+  'where ("work_orders"."service_date" >= $1 and "work_orders"."service_date" < $2 and "work_orders"."scheduled_start_time" is not null ' +
+  'and "work_orders"."scheduled_end_time" is not null) order by "work_orders"."service_date" asc, "work_orders"."scheduled_start_time" asc, "work_orders"."id" asc';
+
+/** The calendar's week (Sunday to Sunday, FullCalendar's default) and month grid (six weeks) around today. */
+function calendarRanges() {
+  const today = todayIn(businessTimeZone);
+  const weekStart = addDays(today, -new Date(`${today}T12:00:00Z`).getUTCDay());
+  const first = monthStart(today);
+  const gridStart = addDays(first, -new Date(`${first}T12:00:00Z`).getUTCDay());
+  return { week: { start: weekStart, end: addDays(weekStart, 7) }, month: { start: gridStart, end: addDays(gridStart, 42) } };
+}
+
 /** The dashboard's calendar days at this moment, as the endpoint computes them per request. */
 const dashboardDaysNow = () => dashboardDays(businessTimeZone, new Date());
 
@@ -365,6 +385,34 @@ const endpoints: Endpoint[] = [
       workOrderQueries.latestInspection(workOrderId).toSQL(),
       workOrderQueries.tasks(workOrderId).toSQL(),
     ],
+  },
+  {
+    name: 'calendar week',
+    path: () => `/api/admin/calendar/events?start=${calendarRanges().week.start}&end=${calendarRanges().week.end}`,
+    // WorkOrderService.calendarRange: the visible week's appointments with customer and technician.
+    sql: [
+      sessionLookup,
+      {
+        text: calendarRangeSql,
+        params: () => [calendarRanges().week.start, calendarRanges().week.end],
+        minRows: 1,
+      },
+    ],
+    builtSql: () => [workOrderQueries.calendarRange(calendarRanges().week.start, calendarRanges().week.end).toSQL()],
+  },
+  {
+    name: 'calendar month',
+    path: () => `/api/admin/calendar/events?start=${calendarRanges().month.start}&end=${calendarRanges().month.end}`,
+    // The month view's six weeks.
+    sql: [
+      sessionLookup,
+      {
+        text: calendarRangeSql,
+        params: () => [calendarRanges().month.start, calendarRanges().month.end],
+        minRows: 1,
+      },
+    ],
+    builtSql: () => [workOrderQueries.calendarRange(calendarRanges().month.start, calendarRanges().month.end).toSQL()],
   },
   {
     name: 'dashboard',

@@ -61,10 +61,21 @@ export type SeedDemoResult = {
 };
 
 export const DEFAULT_SEED = 20261121;
-/** Service dates run from this many days before today... */
+/** Service dates run from at least this many days before today... */
 export const WORK_ORDER_DAYS_BACK = 42;
 /** ...to this many days after today (business time zone). */
 export const WORK_ORDER_DAYS_AHEAD = 21;
+/**
+ * About how many work orders a busy company has per day (some 300 appointments a week on the
+ * calendar). A large seed reaches further back instead of packing more into each day: 100,000
+ * work orders are five years of history, not 1,600 jobs a day.
+ */
+export const WORK_ORDERS_PER_DAY = 55;
+
+/** How far back service dates reach for this many work orders. */
+export function workOrderDaysBack(count: number): number {
+  return Math.max(WORK_ORDER_DAYS_BACK, Math.ceil(count / WORK_ORDERS_PER_DAY) - WORK_ORDER_DAYS_AHEAD);
+}
 
 const MAX_ESTIMATE_REQUESTS = 2000;
 const MAX_AI_CONVERSATIONS = 2000;
@@ -1006,9 +1017,9 @@ const DURATIONS: Record<WorkOrderServiceType, Weighted<number>> = {
 const START_HOURS = [8, 9, 10, 11, 13, 14, 15, 16] as const;
 
 /** Days from today: weekdays carry most of the work, Saturdays some, Sundays only the odd call. */
-function pickServiceDayOffset(rng: Rng, today: string): number {
+function pickServiceDayOffset(rng: Rng, today: string, daysBack: number): number {
   for (;;) {
-    const offset = rng.int(-WORK_ORDER_DAYS_BACK, WORK_ORDER_DAYS_AHEAD);
+    const offset = rng.int(-daysBack, WORK_ORDER_DAYS_AHEAD);
     const day = weekday(addDays(today, offset));
     if (day === 0 && rng.chance(0.85)) continue;
     if (day === 6 && rng.chance(0.5)) continue;
@@ -1055,6 +1066,7 @@ function buildWorkOrders(rng: Rng, ctx: WorkOrderBuildContext) {
   const fallbackPool = longStanding.length > 0 ? longStanding : ctx.customers;
   /** Hours taken per technician and day (bit h-8), to keep the calendar free of double bookings. */
   const busy = new Map<string, number>();
+  const daysBack = workOrderDaysBack(ctx.count);
 
   // The first orders cover every status on a date that suits it.
   const forced: { offset: number; status: WorkOrderStatus }[] = [
@@ -1080,7 +1092,7 @@ function buildWorkOrders(rng: Rng, ctx: WorkOrderBuildContext) {
     let duration = 2;
     let technicianId: string | null = null;
     for (let attempt = 0; ; attempt += 1) {
-      offset = forced[i]?.offset ?? pickServiceDayOffset(rng, today);
+      offset = forced[i]?.offset ?? pickServiceDayOffset(rng, today, daysBack);
       status = forced[i]?.status ?? statusFor(rng, offset);
       serviceType = rng.weighted(SERVICE_TYPE_WEIGHTS);
       priority = priorityFor(rng, serviceType);
