@@ -133,6 +133,8 @@ export function workOrderCreateSchema(today: string) {
     timePreference: workOrderFields.timePreference.default('morning'),
     notes: descriptionSchema,
     technicianId: workOrderFields.technicianId.default(null),
+    /** With times and a technician: book it even though the technician has an appointment then. */
+    allowOverlap: z.boolean().default(false),
   });
 }
 export type WorkOrderCreateInput = z.input<ReturnType<typeof workOrderCreateSchema>>;

@@ -273,6 +273,21 @@ describe('create with appointment times', () => {
     });
     expect(withCustomer.statusCode).toBe(400);
   });
+
+  it("warns before booking a technician who already has an appointment then, and books it when confirmed", async () => {
+    const busy = await appointment({ date: '2031-07-03', start: '09:00', end: '11:00', technicianId: dana, title: 'Dana booked' });
+    const body = { ...base, customerId, serviceDate: '2031-07-03', startTime: '10:00', endTime: '12:00', technicianId: dana };
+    const warned = await api('POST', '/api/admin/work-orders', body);
+    expect(warned.statusCode).toBe(409);
+    expect(warned.json().error).toMatchObject({ code: 'SCHEDULE_OVERLAP', details: { overlaps: [{ id: busy.id, title: 'Dana booked' }] } });
+    expect((await events('2031-07-03', '2031-07-04')).map((event) => event.id)).toEqual([busy.id]);
+    const confirmed = await api('POST', '/api/admin/work-orders', { ...body, allowOverlap: true });
+    expect(confirmed.statusCode, confirmed.body).toBe(201);
+    const free = await api('POST', '/api/admin/work-orders', { ...body, startTime: '11:00', endTime: '12:00', technicianId: eli });
+    expect(free.statusCode, free.body).toBe(201);
+    const inactive = await api('POST', '/api/admin/work-orders', { ...body, startTime: '13:00', endTime: '14:00', technicianId: retired });
+    expect(inactive.statusCode).toBe(400);
+  });
 });
 
 describe('edit appointment', () => {

@@ -85,6 +85,7 @@ export type AppointmentCreateBody = {
   timePreference: string;
   description: string;
   technicianId: string | null;
+  allowOverlap?: boolean;
 };
 
 export function useCreateAppointment() {

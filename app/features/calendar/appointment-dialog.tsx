@@ -139,6 +139,7 @@ export function AppointmentDialog({
           timePreference: timePreferenceFor(values.startTime),
           description: values.description,
           technicianId: values.technicianId || null,
+          allowOverlap,
         };
         const parsed = workOrderCreateRequestSchema(values.serviceDate).safeParse(body);
         if (!parsed.success) {

@@ -152,6 +152,9 @@ function durationHours(start: string, end: string): number {
   return (minutes(end) - minutes(start)) / 60;
 }
 
+/** No work order has this id: what a new one's overlap check excludes. */
+const noWorkOrderId = '00000000-0000-0000-0000-000000000000';
+
 const deletableStatuses = ['pending', 'scheduled', 'cancelled'] as const satisfies readonly WorkOrderStatus[];
 
 export function createWorkOrderService(options: { db: Database; timeZone: string }) {
@@ -181,10 +184,27 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
       return { workOrders, total, totalCapped, page: query.page, pageSize: query.pageSize };
     },
 
+    /**
+     * A new work order. With an appointment (the calendar's 'Create New Appointment') and a
+     * technician, the technician is locked and checked for a double booking first, as a drag is.
+     */
     async create(values: WorkOrderCreateValues): Promise<WorkOrder> {
-      await ensureTechnician(values.technicianId);
+      const { technicianId, startTime, endTime } = values;
       try {
-        return toWorkOrder(await repository.insert(newWorkOrder(values.customerId, values, timeZone)));
+        if (!technicianId || !startTime || !endTime) {
+          await ensureTechnician(technicianId);
+          return toWorkOrder(await repository.insert(newWorkOrder(values.customerId, values, timeZone)));
+        }
+        return await db.transaction(async (transaction) => {
+          const workOrders = createWorkOrderRepository(transaction as unknown as Database);
+          const technician = await workOrders.lockTechnician(technicianId);
+          if (!technician?.active) throw technicianUnavailable();
+          if (!values.allowOverlap) {
+            const overlaps = await workOrders.overlappingAppointments(technicianId, values.serviceDate, startTime, endTime, noWorkOrderId);
+            if (overlaps.length > 0) throw await overlapRefusal(workOrders, technicianId, overlaps);
+          }
+          return toWorkOrder(await workOrders.insert(newWorkOrder(values.customerId, values, timeZone)));
+        });
       } catch (error) {
         if (isForeignKeyViolation(error)) {
           throw new AppError('VALIDATION_FAILED', workOrderMessages.selectCustomer, [{ path: 'customerId', message: workOrderMessages.selectCustomer }]);
