@@ -118,7 +118,7 @@ const dashboardQueries = createDashboardRepository(drizzle.mock({ schema }) as u
 const businessTimeZone = loadConfig({ TZ_BUSINESS: process.env.TZ_BUSINESS }).businessTimeZone;
 /** WorkOrderRepository.calendarRange: appointments whose service date is in [start, end), by day and start. */
 const calendarRangeSql =
-  'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", "work_orders"."description", "work_orders"."notes", ' +
+  'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", ' +
   '"work_orders"."service_date", "work_orders"."scheduled_start_time", "work_orders"."scheduled_end_time", "work_orders"."status", ' +
   '"work_orders"."priority", "work_orders"."service_type", "work_orders"."updated_at", "technicians"."id", "technicians"."name", ' +
   '"technicians"."color", "customers"."id", "customers"."name", "customers"."phone", "customers"."address" from "work_orders" ' +

@@ -113,13 +113,14 @@ export const calendarAppointmentUpdateSchema = z
   .superRefine(checkAppointmentTimes);
 export type CalendarAppointmentUpdateInput = z.input<typeof calendarAppointmentUpdateSchema>;
 
-/** An appointment on the calendar: a work order with a date and both times. */
+/**
+ * An appointment on the calendar: a work order with a date and both times. The description and
+ * notes (long texts the grid never shows) are read when an appointment is opened for editing.
+ */
 export type CalendarEvent = {
   id: string;
   workOrderNumber: string;
   title: string;
-  description: string;
-  notes: string | null;
   serviceDate: string;
   /** 'HH:MM'. */
   startTime: string;

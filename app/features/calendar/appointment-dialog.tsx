@@ -44,6 +44,8 @@ function timePreferenceFor(startTime: string): string {
  * the work-order form's picker (2+ characters, name or phone, at most 10). An edit carries the
  * version it was based on; a technician's double booking is confirmed before it is saved.
  */
+export type AppointmentToEdit = CalendarEvent & { description: string; notes: string | null };
+
 export function AppointmentDialog({
   mode,
   event,
@@ -52,7 +54,8 @@ export function AppointmentDialog({
   onSaved,
 }: {
   mode: 'create' | 'edit';
-  event?: CalendarEvent;
+  /** Editing: the appointment as the calendar shows it, with its description and notes. */
+  event?: AppointmentToEdit;
   draft?: AppointmentDraft;
   onClose: () => void;
   onSaved: (message: string) => void;

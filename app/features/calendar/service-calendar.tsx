@@ -20,11 +20,20 @@ import { company } from '#client/lib/company.ts';
 import { useActiveTechnicians } from '#client/features/work-orders/api.ts';
 import { failureMessage, isStale, overlapsOf, useCalendarRange, useRescheduleAppointment } from './api.ts';
 import { AppointmentDialog, type AppointmentDraft } from './appointment-dialog.tsx';
+import { EditAppointment } from './edit-appointment.tsx';
 import { contrastText, emergencyColor, eventColor, highColor, statusColors } from './colors.ts';
 import { EventDialog } from './event-dialog.tsx';
 import { OverlapList } from './overlap-list.tsx';
 
 const views = ['dayGridMonth', 'timeGridWeek', 'timeGridDay'] as const;
+
+// FullCalendar's options as constants: a new array or object on every render would make it
+// rebuild, which drops a drag in progress whenever the screen re-renders.
+const plugins = [dayGridPlugin, timeGridPlugin, interactionPlugin, classicThemePlugin];
+const headerToolbar = { start: 'prev,next today', center: 'title', end: 'dayGridMonth,timeGridWeek,timeGridDay' };
+const buttonTexts = { today: { text: 'Today' }, dayGridMonth: { text: 'Month' }, timeGridWeek: { text: 'Week' }, timeGridDay: { text: 'Day' } };
+const slotMinTime = `${calendarDayStart}:00`;
+const slotMaxTime = `${calendarDayEnd}:00`;
 type ViewName = (typeof views)[number];
 
 /** Spec 001 section 5: a new appointment runs 08:00-17:00 unless a range was selected. */
@@ -89,6 +98,11 @@ export function ServiceCalendar() {
       }),
     [appointments],
   );
+
+  // While an appointment is dragged or resized, new data waits: a live update would redraw it.
+  const [isInteracting, setIsInteracting] = useState(false);
+  const [shownEvents, setShownEvents] = useState(events);
+  if (!isInteracting && shownEvents !== events) setShownEvents(events);
 
   const selected = clicked ? (appointments?.find((appointment) => appointment.id === clicked.id) ?? clicked) : undefined;
 
@@ -172,7 +186,29 @@ export function ServiceCalendar() {
     });
   }
 
-  const isLoading = calendar.isFetching && (calendar.isPending || calendar.isPlaceholderData);
+  // Not isFetching: a background refetch (a live update) must not re-render the calendar by itself.
+  const isLoading = calendar.isPending || calendar.isPlaceholderData;
+
+  // The handlers FullCalendar holds stay the same functions across renders; each calls the latest.
+  const latest = useRef({ onSelect, saveTimes });
+  useEffect(() => {
+    latest.current = { onSelect, saveTimes };
+  });
+  const handlers = useMemo(
+    () => ({
+      select: (info: DateSelectInfo) => latest.current.onSelect(info),
+      eventClick: (info: EventClickInfo) => {
+        info.jsEvent.preventDefault();
+        setNotice(undefined);
+        setClicked(info.event.extendedProps.appointment as CalendarEvent);
+      },
+      eventDrop: (info: EventDropInfo) => void latest.current.saveTimes(info, calendarMessages.rescheduleFailed),
+      eventResize: (info: EventResizeDoneInfo) => void latest.current.saveTimes(info, calendarMessages.durationFailed),
+      startInteraction: () => setIsInteracting(true),
+      stopInteraction: () => setIsInteracting(false),
+    }),
+    [],
+  );
   const legend = [
     { label: 'Pending', color: statusColors.pending },
     { label: 'Scheduled', color: statusColors.scheduled },
@@ -224,15 +260,15 @@ export function ServiceCalendar() {
       <div className="service-calendar rounded-lg border border-slate-200 bg-white p-2 shadow-sm sm:p-4" aria-busy={isLoading}>
         <FullCalendar
           ref={calendarRef}
-          plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin, classicThemePlugin]}
+          plugins={plugins}
           initialView={initialView}
           initialDate={initialDate}
-          headerToolbar={{ start: 'prev,next today', center: 'title', end: 'dayGridMonth,timeGridWeek,timeGridDay' }}
-          buttons={{ today: { text: 'Today' }, dayGridMonth: { text: 'Month' }, timeGridWeek: { text: 'Week' }, timeGridDay: { text: 'Day' } }}
+          headerToolbar={headerToolbar}
+          buttons={buttonTexts}
           weekends
           allDaySlot={false}
-          slotMinTime={`${calendarDayStart}:00`}
-          slotMaxTime={`${calendarDayEnd}:00`}
+          slotMinTime={slotMinTime}
+          slotMaxTime={slotMaxTime}
           slotDuration="01:00:00"
           // Taller hour rows than the theme's: a quarter hour is a 12 px target for drags and resizes.
           slotMinHeight={48}
@@ -244,16 +280,16 @@ export function ServiceCalendar() {
           eventInteractive
           dayMaxEventRows={5}
           longPressDelay={500}
-          events={events}
+          events={shownEvents}
           datesSet={onDatesSet}
-          select={onSelect}
-          eventClick={(info: EventClickInfo) => {
-            info.jsEvent.preventDefault();
-            setNotice(undefined);
-            setClicked(info.event.extendedProps.appointment as CalendarEvent);
-          }}
-          eventDrop={(info: EventDropInfo) => void saveTimes(info, calendarMessages.rescheduleFailed)}
-          eventResize={(info: EventResizeDoneInfo) => void saveTimes(info, calendarMessages.durationFailed)}
+          select={handlers.select}
+          eventClick={handlers.eventClick}
+          eventDragStart={handlers.startInteraction}
+          eventDragStop={handlers.stopInteraction}
+          eventResizeStart={handlers.startInteraction}
+          eventResizeStop={handlers.stopInteraction}
+          eventDrop={handlers.eventDrop}
+          eventResize={handlers.eventResize}
         />
       </div>
 
@@ -269,11 +305,21 @@ export function ServiceCalendar() {
         />
       ) : null}
 
-      {dialog ? (
+      {dialog?.mode === 'create' ? (
         <AppointmentDialog
-          mode={dialog.mode}
-          event={dialog.mode === 'edit' ? dialog.event : undefined}
-          draft={dialog.mode === 'create' ? dialog.draft : undefined}
+          mode="create"
+          draft={dialog.draft}
+          onClose={() => setDialog(undefined)}
+          onSaved={(text) => {
+            setDialog(undefined);
+            setClicked(undefined);
+            setNotice({ tone: 'success', text });
+          }}
+        />
+      ) : null}
+      {dialog?.mode === 'edit' ? (
+        <EditAppointment
+          event={dialog.event}
           onClose={() => setDialog(undefined)}
           onSaved={(text) => {
             setDialog(undefined);

@@ -168,8 +168,6 @@ export function createWorkOrderRepository(db: Database) {
           id: workOrders.id,
           workOrderNumber: workOrders.workOrderNumber,
           title: workOrders.title,
-          description: workOrders.description,
-          notes: workOrders.notes,
           serviceDate: workOrders.serviceDate,
           startTime: workOrders.scheduledStartTime,
           endTime: workOrders.scheduledEndTime,
