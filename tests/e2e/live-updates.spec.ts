@@ -51,12 +51,11 @@ test.describe('live updates and the notification bell', () => {
     await expect(page.getByRole('heading', { name: 'Notifications' })).toBeFocused();
     const item = page.getByRole('button', { name: new RegExp(`Unread: New estimate request: Maintenance ${name} asked for maintenance`) });
     await expect(item).toBeVisible();
-    const countBeforeRead = await unreadCount(bell(page));
 
     // Opening it marks it read and goes to the leads screen.
     await item.click();
     await expect(page).toHaveURL(/\/admin\/estimates$/);
-    await expect.poll(() => unreadCount(bell(page))).toBe(countBeforeRead - 1);
+    // Other journeys add notifications meanwhile, so the item itself is checked, not the count.
     await bell(page).click();
     await expect(page.getByRole('button', { name: new RegExp(`^New estimate request: Maintenance ${name}`) })).toBeVisible();
 
