@@ -116,6 +116,12 @@ const workOrderQueries = createWorkOrderRepository(drizzle.mock({ schema }) as u
 const dashboardQueries = createDashboardRepository(drizzle.mock({ schema }) as unknown as Database).queries;
 /** The server's company time zone (TZ_BUSINESS, passed through to it, or the default). */
 const businessTimeZone = loadConfig({ TZ_BUSINESS: process.env.TZ_BUSINESS }).businessTimeZone;
+/** server/db/snapshot-cache.ts: the snapshot read before a kept answer is used (or computed). */
+const snapshotCheck: SqlStatement = { text: 'select pg_current_snapshot()::text from (values (1)) as "now"', params: () => [], minRows: 1 };
+const keptAnswerNote =
+  'the driver runs every statement of a computation; the endpoint runs only the session lookup and the snapshot check while no ' +
+  'transaction commits (its answer is kept per snapshot, server/db/snapshot-cache.ts), so it may exceed its driver ceiling';
+
 /** WorkOrderRepository.calendarRange: appointments whose service date is in [start, end), by day and start. */
 const calendarRangeSql =
   'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", ' +
@@ -392,13 +398,15 @@ const endpoints: Endpoint[] = [
     // WorkOrderService.calendarRange: the visible week's appointments with customer and technician.
     sql: [
       sessionLookup,
+      snapshotCheck,
       {
         text: calendarRangeSql,
         params: () => [calendarRanges().week.start, calendarRanges().week.end],
         minRows: 1,
       },
     ],
-    builtSql: () => [workOrderQueries.calendarRange(calendarRanges().week.start, calendarRanges().week.end).toSQL()],
+    builtSql: () => [dashboardQueries.snapshot().toSQL(), workOrderQueries.calendarRange(calendarRanges().week.start, calendarRanges().week.end).toSQL()],
+    note: keptAnswerNote,
   },
   {
     name: 'calendar month',
@@ -406,13 +414,15 @@ const endpoints: Endpoint[] = [
     // The month view's six weeks.
     sql: [
       sessionLookup,
+      snapshotCheck,
       {
         text: calendarRangeSql,
         params: () => [calendarRanges().month.start, calendarRanges().month.end],
         minRows: 1,
       },
     ],
-    builtSql: () => [workOrderQueries.calendarRange(calendarRanges().month.start, calendarRanges().month.end).toSQL()],
+    builtSql: () => [dashboardQueries.snapshot().toSQL(), workOrderQueries.calendarRange(calendarRanges().month.start, calendarRanges().month.end).toSQL()],
+    note: keptAnswerNote,
   },
   {
     name: 'dashboard',
@@ -421,7 +431,7 @@ const endpoints: Endpoint[] = [
     // last answer) every count in one statement and the three lists of 5.
     sql: [
       sessionLookup,
-      { text: 'select pg_current_snapshot()::text from (values (1)) as "now"', params: () => [], minRows: 1 },
+      snapshotCheck,
       {
         text:
           'select (select coalesce(sum("count"), 0) from "work_order_status_counts" where "work_order_status_counts"."status" = $1), ' +
@@ -475,9 +485,7 @@ const endpoints: Endpoint[] = [
         dashboardQueries.byStatus('pending', dashboardListLimit).toSQL(),
       ];
     },
-    note:
-      'the driver runs every statement of a computation; the endpoint runs only the session lookup and the snapshot check while no ' +
-      'transaction commits (its answer is kept per snapshot), so it may exceed its driver ceiling',
+    note: keptAnswerNote,
   },
 ];
 

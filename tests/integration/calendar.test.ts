@@ -376,3 +376,16 @@ describe('edit appointment', () => {
     expect((await edit(confirmed.json().workOrder, { technicianId: retired })).statusCode).toBe(400);
   });
 });
+
+describe('kept answers', () => {
+  it('shows a committed change on the very next read of the same range', async () => {
+    const order = await appointment({ date: '2031-09-02', start: '09:00', end: '10:00' });
+    expect((await events('2031-09-01', '2031-09-08')).find((event) => event.id === order.id)).toMatchObject({ startTime: '09:00' });
+    // Read again unchanged (the kept answer), then change it straight in the database.
+    expect((await events('2031-09-01', '2031-09-08')).find((event) => event.id === order.id)).toMatchObject({ startTime: '09:00' });
+    await context.database.query(`update work_orders set scheduled_start_time = '13:00', scheduled_end_time = '14:00' where id = $1`, [order.id]);
+    expect((await events('2031-09-01', '2031-09-08')).find((event) => event.id === order.id)).toMatchObject({ startTime: '13:00', endTime: '14:00' });
+    await context.database.query('delete from work_orders where id = $1', [order.id]);
+    expect((await events('2031-09-01', '2031-09-08')).map((event) => event.id)).not.toContain(order.id);
+  });
+});

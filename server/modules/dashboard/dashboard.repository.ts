@@ -2,6 +2,7 @@ import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { WorkOrderStatus } from '#shared/enums.ts';
 import type { Database } from '#server/db/client.ts';
+import { snapshotQuery } from '#server/db/snapshot-cache.ts';
 import { aiConversations, customers, estimateRequests, timePreferenceRank, workOrderStatusCounts, workOrders } from '#server/db/schema/index.ts';
 
 /**
@@ -48,11 +49,7 @@ const listColumns = {
 
 export function createDashboardRepository(db: Database) {
   const queries = {
-    /**
-     * The committed state the next statement will see (xmin:xmax:in-progress ids). Two equal
-     * snapshots see exactly the same rows: no transaction committed or aborted in between.
-     */
-    snapshot: () => db.select({ snapshot: sql<string>`pg_current_snapshot()::text` }).from(sql`(values (1)) as "now"`),
+    snapshot: () => snapshotQuery(db),
 
     /**
      * Every count of the dashboard in one statement (one round trip, one snapshot): each is a
@@ -108,10 +105,6 @@ export function createDashboardRepository(db: Database) {
 
   return {
     queries,
-
-    async snapshot(): Promise<string> {
-      return (await queries.snapshot())[0]!.snapshot;
-    },
 
     async summary(days: DashboardDays, limit: number) {
       const [figures, inProgress, today, pending] = await Promise.all([

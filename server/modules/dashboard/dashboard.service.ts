@@ -8,6 +8,7 @@ import {
 } from '#shared/dashboard.ts';
 import { addDays, monthStart, todayIn } from '#shared/dates.ts';
 import type { Database } from '#server/db/client.ts';
+import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { createDashboardRepository, type DashboardDays } from './dashboard.repository.ts';
 
 /**
@@ -57,28 +58,17 @@ export function createDashboardService(options: { db: Database; timeZone: string
   }
 
   /**
-   * The last answer, keyed by the company's today and the database snapshot it was computed at or
-   * after. The counts read every pending, completed and existing row (about 50 ms at 100,000 work
-   * orders on the embedded database); they can only change when a transaction commits, which
-   * changes the snapshot. So an equal key is exactly the same answer, and a change is seen by the
-   * very next read. Concurrent reads of one key share one computation.
-   * See docs/decisions/013-dashboard-figures.md.
+   * Kept per database snapshot and company day (server/db/snapshot-cache.ts): the counts read every
+   * pending, completed and existing row (about 50 ms at 100,000 work orders on the embedded
+   * database), and can only change when a transaction commits. See docs/decisions/013.
    */
-  let latest: { key: string; summary: Promise<DashboardResponse> } | undefined;
+  const answers = createSnapshotCache<DashboardResponse>(options.db, { maxEntries: 2 });
 
   return {
     /** Every figure and list of the dashboard: counted in the database, the two rates derived here. */
     async summary(): Promise<DashboardResponse> {
       const days = dashboardDays(timeZone, now());
-      const key = `${days.today} ${await repository.snapshot()}`;
-      if (latest?.key === key) return latest.summary;
-      const entry = { key, summary: compute(days) };
-      latest = entry;
-      // A failed computation is not kept: the next read tries again.
-      entry.summary.catch(() => {
-        if (latest === entry) latest = undefined;
-      });
-      return entry.summary;
+      return answers.get(days.today, () => compute(days));
     },
   };
 }

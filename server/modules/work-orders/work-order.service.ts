@@ -33,6 +33,7 @@ import {
 } from '#shared/work-order.ts';
 import type { Database } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
+import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
 import { toCustomer } from '#server/modules/customers/customer.service.ts';
 import {
@@ -163,6 +164,24 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
 
   async function refusal(id: string, expectedUpdatedAt: string, statusRefusal: (current: WorkOrderRow) => AppError): Promise<AppError> {
     return refusalIn(repository, id, expectedUpdatedAt, statusRefusal);
+  }
+
+  /** Answers of the calendar's range read, per database snapshot (server/db/snapshot-cache.ts). */
+  const calendarAnswers = createSnapshotCache<{ events: CalendarEvent[] }>(db, { maxEntries: 32 });
+
+  async function readCalendarRange(range: z.output<typeof calendarRangeSchema>): Promise<{ events: CalendarEvent[] }> {
+    const rows = await repository.queries.calendarRange(range.start, range.end);
+    return {
+      events: rows.map((row) => ({
+        ...row,
+        startTime: row.startTime!.slice(0, 5),
+        endTime: row.endTime!.slice(0, 5),
+        status: row.status as WorkOrderStatus,
+        priority: row.priority as CalendarEvent['priority'],
+        serviceType: row.serviceType as CalendarEvent['serviceType'],
+        updatedAt: row.updatedAt.toISOString(),
+      })),
+    };
   }
 
   async function ensureTechnician(technicianId: string | null): Promise<void> {
@@ -333,20 +352,9 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
       }
     },
 
-    /** The calendar's visible range (spec 001 section 7): appointments with customer and technician. */
+    /** The calendar's visible range (spec 001 section 7), kept per database snapshot: after a change every open calendar refetches the same week. */
     async calendarRange(range: z.output<typeof calendarRangeSchema>): Promise<{ events: CalendarEvent[] }> {
-      const rows = await repository.queries.calendarRange(range.start, range.end);
-      return {
-        events: rows.map((row) => ({
-          ...row,
-          startTime: row.startTime!.slice(0, 5),
-          endTime: row.endTime!.slice(0, 5),
-          status: row.status as WorkOrderStatus,
-          priority: row.priority as CalendarEvent['priority'],
-          serviceType: row.serviceType as CalendarEvent['serviceType'],
-          updatedAt: row.updatedAt.toISOString(),
-        })),
-      };
+      return calendarAnswers.get(`${range.start}|${range.end}`, () => readCalendarRange(range));
     },
 
     /**
