@@ -53,7 +53,9 @@ export async function workOrderRoutes(app: FastifyInstance, { workOrders, timeZo
   });
 
   // The service calendar (spec 001): the visible range, drags and resizes, technician buttons.
-  app.get('/api/admin/calendar/events', async (request) => workOrders.calendarRange(parseOrThrow(calendarRangeSchema, request.query)));
+  app.get('/api/admin/calendar/events', async (request, reply) =>
+    reply.type('application/json; charset=utf-8').send(await workOrders.calendarRange(parseOrThrow(calendarRangeSchema, request.query))),
+  );
 
   app.post<WorkOrderParams>('/api/admin/work-orders/:id/reschedule', async (request) => ({
     workOrder: await workOrders.reschedule(request.params.id, parseOrThrow(calendarRescheduleSchema, request.body)),

@@ -166,8 +166,8 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
     return refusalIn(repository, id, expectedUpdatedAt, statusRefusal);
   }
 
-  /** Answers of the calendar's range read, per database snapshot (server/db/snapshot-cache.ts). */
-  const calendarAnswers = createSnapshotCache<{ events: CalendarEvent[] }>(db, { maxEntries: 32 });
+  /** Answers of the calendar's range read, per database snapshot (server/db/snapshot-cache.ts), as the JSON sent. */
+  const calendarAnswers = createSnapshotCache<string>(db, { maxEntries: 32 });
 
   async function readCalendarRange(range: z.output<typeof calendarRangeSchema>): Promise<{ events: CalendarEvent[] }> {
     const rows = await repository.queries.calendarRange(range.start, range.end);
@@ -352,9 +352,9 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
       }
     },
 
-    /** The calendar's visible range (spec 001 section 7), kept per database snapshot: after a change every open calendar refetches the same week. */
-    async calendarRange(range: z.output<typeof calendarRangeSchema>): Promise<{ events: CalendarEvent[] }> {
-      return calendarAnswers.get(`${range.start}|${range.end}`, () => readCalendarRange(range));
+    /** The calendar's visible range (spec 001 section 7), kept per database snapshot: after a change every open calendar refetches the same week. The answer is JSON text (CalendarRangeResponse), serialised once per snapshot. */
+    async calendarRange(range: z.output<typeof calendarRangeSchema>): Promise<string> {
+      return calendarAnswers.get(`${range.start}|${range.end}`, async () => JSON.stringify(await readCalendarRange(range)));
     },
 
     /**
