@@ -1,15 +1,14 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { customerMessages, type CustomerListItem } from '#shared/customer.ts';
 import { todayIn } from '#shared/dates.ts';
-import { customerTypes, workOrderPriorities, workOrderServiceTypes, workOrderTimePreferences } from '#shared/enums.ts';
+import { customerTypes } from '#shared/enums.ts';
 import { leadConversionSchema, leadMessages, type LeadConversionInput, type LeadConversionProposal, type LeadConversionResult, type LeadListItem } from '#shared/lead.ts';
-import { workOrderTimePreferenceLabels } from '#shared/work-order.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { Modal } from '#client/components/ui/dialog.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 import { customerTypeLabels } from '#client/features/customers/labels.ts';
-import { priorityLabel, serviceTypeLabel } from '#client/features/work-orders/labels.ts';
+import { WorkOrderFieldset } from '#client/features/work-orders/work-order-fields.tsx';
 import { ApiError } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 import { useConversionProposal, useConvertLead, useCustomerSearch } from './api.ts';
@@ -227,50 +226,25 @@ function ConversionForm({
         ) : null}
       </fieldset>
 
-      <fieldset className="space-y-3 rounded-md border border-slate-200 p-3">
-        <legend className="px-1 font-semibold text-slate-900">Work Order</legend>
-        <FormField id={fieldId('workOrder.title')} label="Title" isRequired error={errors['workOrder.title']}>
-          <input {...text('workOrder.title')} value={workOrder.title} onChange={(event) => setWorkOrderField('title', event.target.value)} required maxLength={200} />
-        </FormField>
-        <div className="grid gap-3 sm:grid-cols-2">
-          <FormField id={fieldId('workOrder.serviceType')} label="Service Type" isRequired error={errors['workOrder.serviceType']}>
-            <select {...text('workOrder.serviceType')} value={workOrder.serviceType} onChange={(event) => setWorkOrderField('serviceType', event.target.value)}>
-              {workOrderServiceTypes.map((value) => (
-                <option key={value} value={value}>
-                  {serviceTypeLabel(value)}
-                </option>
-              ))}
-            </select>
-          </FormField>
-          <FormField id={fieldId('workOrder.priority')} label="Priority" isRequired error={errors['workOrder.priority']}>
-            <select {...text('workOrder.priority')} value={workOrder.priority} onChange={(event) => setWorkOrderField('priority', event.target.value)}>
-              {workOrderPriorities.map((value) => (
-                <option key={value} value={value}>
-                  {priorityLabel(value)}
-                </option>
-              ))}
-            </select>
-          </FormField>
-          <FormField id={fieldId('workOrder.serviceDate')} label="Service Date" isRequired error={errors['workOrder.serviceDate']}>
-            <input {...text('workOrder.serviceDate')} type="date" value={workOrder.serviceDate} onChange={(event) => setWorkOrderField('serviceDate', event.target.value)} required />
-          </FormField>
-          <FormField id={fieldId('workOrder.timePreference')} label="Time Preference" isRequired error={errors['workOrder.timePreference']}>
-            <select {...text('workOrder.timePreference')} value={workOrder.timePreference} onChange={(event) => setWorkOrderField('timePreference', event.target.value)}>
-              {workOrderTimePreferences.map((value) => (
-                <option key={value} value={value}>
-                  {workOrderTimePreferenceLabels[value]}
-                </option>
-              ))}
-            </select>
-          </FormField>
-        </div>
-        <FormField id={fieldId('workOrder.description')} label="Description (Required)" error={errors['workOrder.description']}>
-          <textarea {...text('workOrder.description')} value={workOrder.description} onChange={(event) => setWorkOrderField('description', event.target.value)} required rows={3} maxLength={5000} />
-        </FormField>
+      <WorkOrderFieldset
+        legend="Work Order"
+        className="space-y-3 rounded-md border border-slate-200 p-3"
+        values={workOrder}
+        errors={{
+          title: errors['workOrder.title'],
+          serviceType: errors['workOrder.serviceType'],
+          priority: errors['workOrder.priority'],
+          serviceDate: errors['workOrder.serviceDate'],
+          timePreference: errors['workOrder.timePreference'],
+          description: errors['workOrder.description'],
+        }}
+        fieldId={(name) => fieldId(`workOrder.${name}`)}
+        onChange={setWorkOrderField}
+      >
         <FormField id={fieldId('workOrder.notes')} label="Notes" error={errors['workOrder.notes']}>
           <textarea {...text('workOrder.notes')} value={workOrder.notes} onChange={(event) => setWorkOrderField('notes', event.target.value)} rows={2} />
         </FormField>
-      </fieldset>
+      </WorkOrderFieldset>
 
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button ref={closeRef} variant="secondary" onClick={onClose} disabled={convert.isPending}>
