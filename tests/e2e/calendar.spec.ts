@@ -71,13 +71,19 @@ test.describe('service calendar', () => {
     await expect(appointmentOn(page, title)).toBeVisible();
     await expectNoSeriousA11yViolations(page);
 
-    const ranges: string[] = [];
+    // Ranges asked for from here on (live updates from other journeys may refetch the one shown).
+    const ranges = new Set<string>();
     page.on('request', (request) => {
-      if (request.url().includes('/api/admin/calendar/events')) ranges.push(new URL(request.url()).search);
+      if (!request.url().includes('/api/admin/calendar/events')) return;
+      const params = new URL(request.url()).searchParams;
+      ranges.add(`${params.get('start')}/${params.get('end')}`);
     });
+    const weekStart = addDays(date, -new Date(`${date}T12:00:00Z`).getUTCDay());
     await page.getByRole('button', { name: 'Next Week' }).click();
     await expect(appointmentOn(page, title)).toHaveCount(0);
-    await expect.poll(() => ranges.length).toBe(1);
+    // Only what is shown: the next week, Sunday to Sunday (and at most the week it came from).
+    await expect.poll(() => ranges.has(`${addDays(weekStart, 7)}/${addDays(weekStart, 14)}`)).toBe(true);
+    expect([...ranges].every((range) => [`${weekStart}/${addDays(weekStart, 7)}`, `${addDays(weekStart, 7)}/${addDays(weekStart, 14)}`].includes(range))).toBe(true);
     await page.getByRole('button', { name: 'Previous Week' }).click();
     await expect(appointmentOn(page, title)).toBeVisible();
 
