@@ -38,3 +38,11 @@ export function useUrlSearch(searchParams: URLSearchParams, setSearchParams: Set
 
   return { draft, setDraft, search: urlSearch.trim() };
 }
+
+/** The same URL parameters on another page of a list (?page=, left out for the first page). */
+export function withPage(current: URLSearchParams, page: number): URLSearchParams {
+  const params = new URLSearchParams(current);
+  if (page <= 1) params.delete('page');
+  else params.set('page', String(page));
+  return params;
+}

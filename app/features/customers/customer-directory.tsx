@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { customerCountLabel, customerMessages, type CustomerListItem } from '#shared/customer.ts';
-import { useUrlSearch } from '#client/components/ui/use-url-search.ts';
+import { useUrlSearch, withPage } from '#client/components/ui/use-url-search.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
@@ -40,12 +40,7 @@ export function CustomerDirectory() {
   const isSearching = search !== '';
 
   function goToPage(next: number) {
-    setSearchParams((current) => {
-      const params = new URLSearchParams(current);
-      if (next <= 1) params.delete('page');
-      else params.set('page', String(next));
-      return params;
-    });
+    setSearchParams((current) => withPage(current, next));
     window.scrollTo({ top: 0 });
   }
 

@@ -17,7 +17,7 @@ import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
 import { controlClass } from '#client/components/ui/form-field.tsx';
-import { useUrlSearch } from '#client/components/ui/use-url-search.ts';
+import { useUrlSearch, withPage } from '#client/components/ui/use-url-search.ts';
 import { customerProfilePath, formatCalendarDate, telHref } from '#client/features/customers/labels.ts';
 import { priorityLabel, priorityTone, workOrderDetailPath, workOrderStatusLabel } from '#client/features/work-orders/labels.ts';
 import { ApiError } from '#client/lib/api.ts';
@@ -90,12 +90,7 @@ export function LeadManagement() {
   }
 
   function goToPage(next: number) {
-    setSearchParams((current) => {
-      const params = new URLSearchParams(current);
-      if (next <= 1) params.delete('page');
-      else params.set('page', String(next));
-      return params;
-    });
+    setSearchParams((current) => withPage(current, next));
   }
 
   return (

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { listTransitions, workOrderMessages, workOrderStatusFilters, type WorkOrderListItem } from '#shared/work-order.ts';
-import { useUrlSearch } from '#client/components/ui/use-url-search.ts';
+import { useUrlSearch, withPage } from '#client/components/ui/use-url-search.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
@@ -74,12 +74,7 @@ export function WorkOrderList() {
   }
 
   function goToPage(next: number) {
-    setSearchParams((current) => {
-      const params = new URLSearchParams(current);
-      if (next <= 1) params.delete('page');
-      else params.set('page', String(next));
-      return params;
-    });
+    setSearchParams((current) => withPage(current, next));
     window.scrollTo({ top: 0 });
   }
 

@@ -110,6 +110,16 @@ async function rowsOf<Row>(db: Executor, query: SQL): Promise<Row[]> {
 const versionMatches = (expectedUpdatedAt: string) =>
   sql`date_trunc('milliseconds', ${estimateRequests.updatedAt}) = ${expectedUpdatedAt}::timestamptz`;
 
+/** Every column of a LeadRow, from the union of both kinds with their customer and work order. */
+const selectLeads = sql`select lead.kind, lead.id, lead.name, lead.email, lead.phone, lead.address, lead.service_type as "serviceType",
+    lead.description, lead.preferred_date as "preferredDate", lead.preferred_time as "preferredTime", lead.status,
+    lead.priority, lead.source, lead.workflow_stage as "workflowStage", lead.lead_score as "leadScore", lead.urgency,
+    lead.conversation_id as "conversationId", lead.responded_at as "respondedAt", lead.created_at as "createdAt",
+    lead.updated_at as "updatedAt", customer.id as "customerId", customer.name as "customerName",
+    customer.phone as "customerPhone", customer.email as "customerEmail", customer.address as "customerAddress",
+    work_order.id as "workOrderId", work_order.work_order_number as "workOrderNumber", work_order.status as "workOrderStatus"
+  ${fromLeads}`;
+
 export function createLeadRepository(db: Database) {
   return {
     /** A page of leads of both kinds, newest first, and the number of all matches. */
@@ -117,14 +127,7 @@ export function createLeadRepository(db: Database) {
       const conditions = where(filterRules[filter], searchRule(search));
       const rows = await rowsOf<LeadRow>(
         db,
-        sql`select lead.kind, lead.id, lead.name, lead.email, lead.phone, lead.address, lead.service_type as "serviceType",
-                   lead.description, lead.preferred_date as "preferredDate", lead.preferred_time as "preferredTime", lead.status,
-                   lead.priority, lead.source, lead.workflow_stage as "workflowStage", lead.lead_score as "leadScore", lead.urgency,
-                   lead.conversation_id as "conversationId", lead.responded_at as "respondedAt", lead.created_at as "createdAt",
-                   lead.updated_at as "updatedAt", customer.id as "customerId", customer.name as "customerName",
-                   customer.phone as "customerPhone", customer.email as "customerEmail", customer.address as "customerAddress",
-                   work_order.id as "workOrderId", work_order.work_order_number as "workOrderNumber", work_order.status as "workOrderStatus"
-              ${fromLeads} ${conditions}
+        sql`${selectLeads} ${conditions}
              order by lead.created_at desc, lead.id desc
              limit ${pageSize} offset ${(page - 1) * pageSize}`,
       );
@@ -136,14 +139,7 @@ export function createLeadRepository(db: Database) {
     async findLead(kind: 'estimate' | 'chat', id: string): Promise<LeadRow | undefined> {
       const rows = await rowsOf<LeadRow>(
         db,
-        sql`select lead.kind, lead.id, lead.name, lead.email, lead.phone, lead.address, lead.service_type as "serviceType",
-                   lead.description, lead.preferred_date as "preferredDate", lead.preferred_time as "preferredTime", lead.status,
-                   lead.priority, lead.source, lead.workflow_stage as "workflowStage", lead.lead_score as "leadScore", lead.urgency,
-                   lead.conversation_id as "conversationId", lead.responded_at as "respondedAt", lead.created_at as "createdAt",
-                   lead.updated_at as "updatedAt", customer.id as "customerId", customer.name as "customerName",
-                   customer.phone as "customerPhone", customer.email as "customerEmail", customer.address as "customerAddress",
-                   work_order.id as "workOrderId", work_order.work_order_number as "workOrderNumber", work_order.status as "workOrderStatus"
-              ${fromLeads} where lead.kind = ${kind} and lead.id = ${id}`,
+        sql`${selectLeads} where lead.kind = ${kind} and lead.id = ${id}`,
       );
       return rows[0];
     },
