@@ -1,0 +1,173 @@
+import { z } from 'zod';
+
+// Address geocoding (spec 001 sections 2, 4, 5, 8 and 9; issue 9). The rules here are pure so the
+// server's providers and batch, the setup page and the tests all read one copy: South Carolina
+// bounds, the result validation and the scoring that picks the best of several results, the
+// batch's request and progress, and the spec's exact words.
+
+/** Spec 001 section 5: a result outside these bounds is rejected. */
+export const southCarolinaBounds = { minLatitude: 32, maxLatitude: 35.2, minLongitude: -83.4, maxLongitude: -78.5 } as const;
+
+/** Google's location types, best first; the other providers map their answers onto these. */
+export const geocodingAccuracies = ['ROOFTOP', 'RANGE_INTERPOLATED', 'GEOMETRIC_CENTER', 'APPROXIMATE'] as const;
+export type GeocodingAccuracy = (typeof geocodingAccuracies)[number];
+
+/** Spec 001 section 5: result scoring. */
+export const geocodingScores = {
+  accuracy: { ROOFTOP: 100, RANGE_INTERPOLATED: 80, GEOMETRIC_CENTER: 60, APPROXIMATE: 20 } satisfies Record<GeocodingAccuracy, number>,
+  cityMatch: 50,
+  stateMatch: 30,
+  streetNumber: 20,
+  /** Country-level or region-level results (a whole state or country, not a place). */
+  coarseResult: -50,
+} as const;
+
+/** Spec 001 section 9: batch sizes and pauses. */
+export const geocodingLimits = {
+  /** The map header's 'Geocode {n} addresses' runs a batch of 20. */
+  mapBatchSize: 20,
+  /** The setup page geocodes 5 at a time. */
+  setupBatchSize: 5,
+  /** The largest batch one request may start. */
+  maxBatchSize: 100,
+  /** Pause between two addresses of a batch (the map batch's 500 ms; Nominatim needs at least 1 s). */
+  pauseMs: 500,
+} as const;
+
+/** The providers, picked by GEOCODER (server configuration). `zip` is the offline default. */
+export const geocoderNames = ['zip', 'google', 'census', 'nominatim'] as const;
+export type GeocoderName = (typeof geocoderNames)[number];
+
+/** What a customer's address is geocoded from. */
+export type GeocodingAddress = { address: string; city: string; state: string; zip: string | null };
+
+/**
+ * One result of a provider, reduced to what validation and scoring read. `components` holds what
+ * the provider said the result is (its own city, state, street number), not what was asked.
+ */
+export type GeocodeCandidate = {
+  latitude: number;
+  longitude: number;
+  formattedAddress: string;
+  accuracy: GeocodingAccuracy;
+  components: { streetNumber?: string; city?: string; state?: string; country?: string };
+  /** A country-level or region-level (state, county) result rather than a place. */
+  coarse: boolean;
+};
+
+export type GeocodeValidation = { valid: boolean; errors: string[]; warnings: string[] };
+
+export const geocodingMessages = {
+  noneNeeded: 'No customers need geocoding!',
+  processed: (n: number, succeeded: number, failed: number) => `Processed ${n} customers: ${succeeded} successful, ${failed} failed`,
+  completedBatch: (succeeded: number, n: number) => `Completed batch: ${succeeded}/${n} successful`,
+  failed: (status: string, message?: string | null) =>
+    message === undefined ? `Geocoding failed: ${status}` : `Geocoding failed: ${status} - ${message || 'Unknown error'}`,
+  validationFailed: (errors: readonly string[]) => `Validation failed: ${errors.join(', ')}`,
+  outsideBounds: 'Result is outside South Carolina',
+  approximate: 'Approximate location only',
+  cityMismatch: (city: string) => `Result does not mention ${city}`,
+  // The setup page (spec 001 section 2).
+  setupTitle: 'Geocoding Setup',
+  geocodeNext: (n: number) => `Geocode Next ${n} Addresses`,
+  refreshStats: 'Refresh Stats',
+  goToMap: 'Go to Map Dashboard',
+  retryFailed: 'Retry failed',
+  instructions: [
+    'Process addresses in small batches to avoid rate limits.',
+    'Failed addresses can be geocoded manually later by placing a pin on the map.',
+    'If every address fails, check the geocoding provider and its API key in the settings.',
+    'Large customer lists may take several minutes.',
+  ],
+  // The map header (spec 001 section 2).
+  statsLine: (success: number, total: number, percentage: number) => `${success}/${total} geocoded (${percentage}%)`,
+  geocodeAddresses: (n: number) => `Geocode ${n} addresses`,
+  manualPinSaved: 'Location saved',
+  manualPinOutside: 'Place the pin inside South Carolina',
+  batchRunning: 'A geocoding batch is already running',
+} as const;
+
+/** Spec 001 section 3: geocoding stats; percentage is success / total, rounded. */
+export const geocodingStatsSchema = z.object({
+  total: z.number().int(),
+  success: z.number().int(),
+  failed: z.number().int(),
+  pending: z.number().int(),
+  percentage: z.number().int(),
+});
+export type GeocodingStats = z.infer<typeof geocodingStatsSchema>;
+
+export function geocodingPercentage(success: number, total: number): number {
+  return total === 0 ? 0 : Math.round((success / total) * 100);
+}
+
+/**
+ * POST /api/admin/geocoding/batches: start a batch on the server. Pending addresses are taken
+ * first (oldest first); failed ones only when `retryFailed` is set. Answers 202 with the batch;
+ * 409 CONFLICT (geocodingMessages.batchRunning) when one is already running.
+ */
+export const geocodingBatchRequestSchema = z.object({
+  count: z.number().int().min(1).max(geocodingLimits.maxBatchSize).default(geocodingLimits.mapBatchSize),
+  retryFailed: z.boolean().default(false),
+});
+export type GeocodingBatchRequest = z.input<typeof geocodingBatchRequestSchema>;
+
+export const geocodingBatchStatuses = ['running', 'completed', 'interrupted'] as const;
+export type GeocodingBatchStatus = (typeof geocodingBatchStatuses)[number];
+
+export type GeocodingBatchResult = {
+  customerId: string;
+  name: string;
+  address: string;
+  status: 'success' | 'failed';
+  latitude: number | null;
+  longitude: number | null;
+  formattedAddress: string | null;
+  accuracy: GeocodingAccuracy | null;
+  /** The spec's message ('Geocoding failed: ...' or 'Validation failed: ...') when it failed. */
+  error: string | null;
+  /** Warnings of a result that was kept (approximate, city mismatch). */
+  warnings: string[];
+};
+
+/**
+ * A batch and its progress (GET /api/admin/geocoding/batches/current and /:id). `total` is fixed
+ * when the batch starts; `results` grows as each address is done. A batch cut off by a restart is
+ * `interrupted` and POST /api/admin/geocoding/batches/:id/resume finishes the addresses it has left.
+ * `message` is the batch summary once it is completed (or geocodingMessages.noneNeeded).
+ */
+export type GeocodingBatch = {
+  id: string;
+  status: GeocodingBatchStatus;
+  provider: GeocoderName;
+  total: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+  results: GeocodingBatchResult[];
+  message: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+};
+
+/** PUT /api/admin/customers/:id/location: staff place the pin by hand (accuracy ROOFTOP, status success). */
+export const manualLocationSchema = z
+  .object({ latitude: z.number().finite(), longitude: z.number().finite() })
+  .refine((point) => isInsideSouthCarolina(point.latitude, point.longitude), { message: geocodingMessages.manualPinOutside, path: ['latitude'] });
+export type ManualLocationInput = z.infer<typeof manualLocationSchema>;
+
+export function isInsideSouthCarolina(latitude: number, longitude: number): boolean {
+  const b = southCarolinaBounds;
+  return latitude >= b.minLatitude && latitude <= b.maxLatitude && longitude >= b.minLongitude && longitude <= b.maxLongitude;
+}
+
+/** The cache key of an address: the same address, however it was typed, is looked up once. */
+export function normalizeAddress(address: GeocodingAddress): string {
+  const clean = (value: string | null) => (value ?? '').toLowerCase().replace(/[.,#]/g, ' ').replace(/\s+/g, ' ').trim();
+  return [clean(address.address), clean(address.city), clean(address.state), clean(address.zip).slice(0, 5)].join('|');
+}
+
+/** The one-line address sent to providers. */
+export function addressLine(address: GeocodingAddress): string {
+  return [address.address, address.city, [address.state, address.zip].filter(Boolean).join(' ')].filter((part) => part && part.trim()).join(', ');
+}

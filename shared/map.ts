@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { customerTypes, type CustomerType, type WorkOrderStatus } from './enums.ts';
+
+// The service map (spec 001 sections 2-4 and 9; issue 9): what the server sends for each view,
+// the filters, the marker rules and the screen's exact words. The server aggregates in SQL and
+// sends only plotted items (customers with coordinates); popups load their details on demand.
+
+export const mapViewModes = ['workOrders', 'customers'] as const;
+export type MapViewMode = (typeof mapViewModes)[number];
+
+/** Spec 001 section 9: a coastal South Carolina centre (Bluffton) at zoom 12; fitting stops at 16. */
+export const mapDefaults = { center: [32.2371, -80.8604] as [number, number], zoom: 12, maxFitZoom: 16, popupWorkOrders: 3 } as const;
+
+/** Spec 001 section 9: the map's priority ranks (it also knows 'urgent', between emergency and high). */
+export const mapPriorityRanks = { emergency: 5, urgent: 4, high: 3, normal: 2, low: 1 } as const;
+export type MapPriority = keyof typeof mapPriorityRanks;
+
+export const mapStatusFilters = ['all', 'pending', 'scheduled', 'in-progress', 'completed'] as const;
+export const mapPriorityFilters = ['all', 'emergency', 'urgent', 'high', 'normal', 'low'] as const;
+export const mapDateRanges = ['all', 'today', 'week', 'month'] as const;
+/**
+ * The spec's Service Type options plus ductwork (a real service type of the work-order forms).
+ * 'emergency' is not a service type of this product: it selects emergency-priority work (decision 016).
+ */
+export const mapServiceTypeFilters = ['all', 'repair', 'maintenance', 'installation', 'inspection', 'ductwork', 'emergency'] as const;
+export const mapCustomerTypeFilters = ['all', ...customerTypes] as const;
+
+const flag = z
+  .union([z.boolean(), z.enum(['true', 'false'])])
+  .transform((value) => value === true || value === 'true');
+
+/** GET /api/admin/map/properties (query string): the Work Orders View. */
+export const mapWorkOrderFiltersSchema = z.object({
+  activeOnly: flag.default(true),
+  status: z.enum(mapStatusFilters).default('all'),
+  priority: z.enum(mapPriorityFilters).default('all'),
+  dateRange: z.enum(mapDateRanges).default('all'),
+  serviceType: z.enum(mapServiceTypeFilters).default('all'),
+});
+export type MapWorkOrderFilters = z.output<typeof mapWorkOrderFiltersSchema>;
+
+/** GET /api/admin/map/customers (query string): the Customers View. */
+export const mapCustomerFiltersSchema = z.object({
+  type: z.enum(mapCustomerTypeFilters).default('all'),
+  hasActiveWorkOrders: flag.default(false),
+});
+export type MapCustomerFilters = z.output<typeof mapCustomerFiltersSchema>;
+
+/**
+ * One property (customers grouped by address, city and state) with coordinates and at least one
+ * work order matching the filters. `id` is a stable key of the address (the first customer's id).
+ */
+export type MapProperty = {
+  id: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string | null;
+  /** 'commercial' when any customer at the address is commercial, else 'residential'. */
+  propertyType: CustomerType;
+  latitude: number;
+  longitude: number;
+  customerCount: number;
+  /** Work orders matching the filters: active ones, and each status's count. */
+  activeWorkOrders: number;
+  pendingCount: number;
+  scheduledCount: number;
+  inProgressCount: number;
+  completedCount: number;
+  highestPriority: MapPriority | null;
+};
+
+export type MapPropertiesResponse = {
+  properties: MapProperty[];
+  /** The header: '{n} properties with active work orders ({total} total)'. */
+  withActiveWorkOrders: number;
+  total: number;
+};
+
+/** One customer with coordinates (the Customers View). Popup details load on demand. */
+export type MapCustomer = {
+  id: string;
+  name: string;
+  type: CustomerType;
+  latitude: number;
+  longitude: number;
+  totalWorkOrders: number;
+  activeWorkOrders: number;
+};
+
+export type MapCustomersResponse = {
+  customers: MapCustomer[];
+  /** The header: '{total} customers ({n} with active work orders)'. */
+  total: number;
+  withActiveWorkOrders: number;
+};
+
+export type MapWorkOrderSummary = {
+  id: string;
+  workOrderNumber: string | null;
+  title: string;
+  serviceType: string;
+  status: WorkOrderStatus;
+  priority: string;
+};
+
+/** GET /api/admin/map/property?address=&city=&state=: the property popup and sidebar. */
+export const mapPropertyQuerySchema = z.object({
+  address: z.string().trim().min(1).max(500),
+  city: z.string().trim().max(100),
+  state: z.string().trim().max(50),
+});
+export type MapPropertyDetails = MapProperty & {
+  customers: { id: string; name: string; phone: string; email: string | null; type: CustomerType }[];
+  /** Active work orders, newest first, at most mapDefaults.popupWorkOrders. */
+  activeWorkOrderDetails: MapWorkOrderSummary[];
+};
+
+/** GET /api/admin/map/customers/:id: the customer popup and sidebar. */
+export type MapCustomerDetails = MapCustomer & {
+  phone: string;
+  email: string | null;
+  address: string;
+  city: string;
+  state: string;
+  zip: string | null;
+};
+
+export const mapMessages = {
+  title: 'Service Map',
+  workOrdersView: 'Work Orders View',
+  customersView: 'Customers View',
+  newWorkOrder: 'New Work Order',
+  propertiesHeader: (n: number, total: number) => `${n} properties with active work orders (${total} total)`,
+  customersHeader: (total: number, n: number) => `${total} customers (${n} with active work orders)`,
+  loadingProperties: 'Loading properties...',
+  loadingCustomers: 'Loading customers...',
+  loadFailed: 'Could not load the map data.',
+  retry: 'Try again',
+  activeOnly: 'Active Only',
+  hasActiveWorkOrders: 'Has Active Work Orders',
+  noActiveWorkOrders: 'No Active Work Orders',
+  more: (n: number) => `+${n} more...`,
+  viewDetails: 'View Details',
+  viewCustomer: 'View Customer',
+  propertyDetails: 'Property Details',
+  customerDetails: 'Customer Details',
+  createWorkOrder: 'Create Work Order',
+  openInGoogleMaps: 'Open in Google Maps',
+  tilesUnavailable: 'Map tiles could not be loaded; markers are still shown.',
+} as const;
+
+/** Spec 001 section 4: marker colour, Work Orders View. */
+export function propertyMarkerColor(property: Pick<MapProperty, 'inProgressCount' | 'highestPriority' | 'pendingCount' | 'scheduledCount'>) {
+  if (property.inProgressCount > 0) return 'blue';
+  if (property.highestPriority === 'emergency') return 'red';
+  if (property.highestPriority === 'urgent') return 'amber';
+  if (property.pendingCount > 0) return 'yellow';
+  if (property.scheduledCount > 0) return 'purple';
+  return 'grey';
+}
+
+/** Spec 001 section 4: marker colour, Customers View. */
+export function customerMarkerColor(customer: Pick<MapCustomer, 'type' | 'activeWorkOrders'>) {
+  if (customer.type === 'commercial') return customer.activeWorkOrders > 0 ? 'red' : 'amber';
+  return customer.activeWorkOrders > 0 ? 'blue' : 'green';
+}
+
+/** Spec 001 section 4: marker size grows with the active count, within bounds (pixels). */
+export function markerSize(activeWorkOrders: number): number {
+  return Math.min(40, 24 + 4 * Math.max(0, activeWorkOrders));
+}
+
+/** 'Open in Google Maps': a maps search for the address, in a new tab. */
+export function googleMapsSearchUrl(address: { address: string; city: string; state: string; zip?: string | null }): string {
+  const query = [address.address, address.city, address.state, address.zip].filter(Boolean).join(', ');
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}`;
+}
