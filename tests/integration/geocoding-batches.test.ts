@@ -189,6 +189,19 @@ describe('with the offline ZIP provider', () => {
     expect(current.json()).toMatchObject({ id: response.json().id, message: geocodingMessages.noneNeeded });
   });
 
+  it('reads a running batch whose instance stopped answering as interrupted, and a new start takes over', async () => {
+    await insertCustomer(context.database);
+    const [left] = await context.database.query<{ id: string }>(
+      `insert into geocoding_batches (status, provider, total, heartbeat_at) values ('running', 'zip', 0, now() - interval '10 minutes') returning id`,
+    );
+    expect((await api.batch(left!.id)).status).toBe('interrupted');
+    const started = await api.start();
+    expect(started.status).toBe('running');
+    await api.finished(started.id);
+    const [row] = await context.database.query<{ status: string }>('select status from geocoding_batches where id = $1', [left!.id]);
+    expect(row!.status).toBe('interrupted');
+  });
+
   it('refuses a batch request outside the limits and an unknown batch', async () => {
     expect((await api.request('POST', '/api/admin/geocoding/batches', { count: 0 })).statusCode).toBe(400);
     expect((await api.request('POST', '/api/admin/geocoding/batches', { count: 101 })).statusCode).toBe(400);

@@ -124,7 +124,11 @@ export function createGeocodingService(options: GeocodingServiceOptions) {
   let isClosed = false;
 
   async function batchWithResults(row: BatchRow): Promise<GeocodingBatch> {
-    return toBatch(row, await repository.doneItems(row.id));
+    const batch = toBatch(row, await repository.doneItems(row.id));
+    // A batch whose instance died (PostgreSQL, another instance) reads as interrupted at once, so
+    // staff can resume it; the row itself is changed by the next start or resume (reads never write).
+    const isAbandoned = row.status === 'running' && Date.now() - row.heartbeatAt.getTime() > abandonedAfterMs;
+    return isAbandoned ? { ...batch, status: 'interrupted' } : batch;
   }
 
   /** Keeps provider calls `callIntervalMs` apart (cache hits do not count). */
