@@ -91,7 +91,7 @@ export function createGeocodingRepository(db: Database) {
             .select({ id: customers.id, name: customers.name, address: customers.address, city: customers.city, state: customers.state, zip: customers.zip })
             .from(customers)
             .where(and(isNull(customers.latitude), hasAddress, sql`${customers.geocodingStatus} ${statuses}`))
-            .orderBy(sql`${customers.geocodingStatus} = 'failed'`, asc(customers.createdAt), asc(customers.id))
+            .orderBy(...(options.retryFailed ? [sql`${customers.geocodingStatus} = 'failed'`] : []), asc(customers.createdAt), asc(customers.id))
             .limit(options.count);
           if (selected.length > 0) {
             await tx.insert(geocodingBatchItems).values(

@@ -4,6 +4,7 @@ import { customerMessages, type Customer } from '#shared/customer.ts';
 import {
   addressLine,
   chooseBestResult,
+  geocodingLimits,
   geocodingMessages,
   geocodingPercentage,
   manualLocationSchema,
@@ -295,7 +296,7 @@ export function createGeocodingService(options: GeocodingServiceOptions) {
       const row = await repository.startBatch({
         provider: geocoder.name,
         retryFailed: request.retryFailed ?? false,
-        count: request.count ?? 20,
+        count: request.count ?? geocodingLimits.mapBatchSize,
         emptyMessage: geocodingMessages.noneNeeded,
       });
       if (!row) throw new AppError('CONFLICT', geocodingMessages.batchRunning);
