@@ -419,6 +419,20 @@ describe('with the Google provider (a fake Google on 127.0.0.1)', () => {
     expect(next.results[0]).toMatchObject({ status: 'success', formattedAddress: '44 New Rd, Bluffton, SC 29910, USA' });
   });
 
+  it('keeps a pin placed by hand during the lookup', async () => {
+    const held = heldReply();
+    google.state.answer = () => held.promise;
+    const id = await insertCustomer(database, { address: '3 Pin Ln' });
+    const started = await api.start();
+    await vi.waitFor(() => expect(google.requests).toHaveLength(1));
+    const pin = await api.request('PUT', `/api/admin/customers/${id}/location`, { latitude: 32.3, longitude: -80.9 });
+    expect(pin.statusCode, pin.body).toBe(200);
+    held.release(googleOk(google.requests[0]!));
+    const batch = await api.finished(started.id);
+    expect(batch.results[0]).toMatchObject({ status: 'failed', error: skippedReasons.located });
+    expect(await customerRow(database, id)).toMatchObject({ latitude: 32.3, longitude: -80.9, geocoding_accuracy: 'ROOFTOP', geocoding_status: 'success' });
+  });
+
   it('runs one batch at a time: a second start or a resume while one runs is 409', async () => {
     const held = heldReply();
     google.state.answer = () => held.promise;
