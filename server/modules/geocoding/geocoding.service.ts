@@ -19,6 +19,7 @@ import {
 } from '#shared/geocoding.ts';
 import type { Geocoder } from '#server/adapters/geocoding/geocoder.ts';
 import type { Database, DatabaseKind } from '#server/db/client.ts';
+import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
 import { parseOrThrow } from '#server/validation.ts';
 import { toCustomer } from '#server/modules/customers/customer.service.ts';
@@ -115,6 +116,9 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
 export function createGeocodingService(options: GeocodingServiceOptions) {
   const { geocoder, log } = options;
   const repository = createGeocodingRepository(options.db);
+  // The map header and the setup page read the stats on every customer change: one pass over the
+  // customers per database snapshot, not per request (decision 013's cache).
+  const statsCache = createSnapshotCache<GeocodingStats>(options.db, { maxEntries: 1 });
   const callIntervalMs = Math.max(options.pauseMs, geocoder.minIntervalMs);
   const rateLimitAttempts = options.rateLimitAttempts ?? 4;
   const heartbeatMs = options.heartbeatMs ?? 10_000;
@@ -285,8 +289,10 @@ export function createGeocodingService(options: GeocodingServiceOptions) {
     },
 
     async stats(): Promise<GeocodingStats> {
-      const counts = await repository.stats();
-      return { ...counts, percentage: geocodingPercentage(counts.success, counts.total) };
+      return statsCache.get('stats', async () => {
+        const counts = await repository.stats();
+        return { ...counts, percentage: geocodingPercentage(counts.success, counts.total) };
+      });
     },
 
     /** Starts a batch: `started` is false when there was nothing to do (the batch is stored completed). */
