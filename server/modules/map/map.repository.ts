@@ -73,6 +73,16 @@ export function propertiesQuery(filters: MapWorkOrderFilters, window: MapDateWin
   from work_orders w join customers c on c.id = w.customer_id
   where ${geocoded('c')} and ${workOrderConditions(filters, window)}
   group by c.address, c.city, c.state
+),
+places as (
+  -- The header: every geocoded property, and those with an active work order (one pass).
+  select count(*)::int as total, (count(*) filter (where busy))::int as busy from (
+    select bool_or(a.customer_id is not null) as busy
+    from customers c
+    left join (select distinct w.customer_id from work_orders w where w.status in (${activeStatuses})) a on a.customer_id = c.id
+    where ${geocoded('c')}
+    group by c.address, c.city, c.state
+  ) grouped
 )
 select json_build_object(
   'properties', coalesce((
@@ -95,13 +105,8 @@ select json_build_object(
       limit 1
     ) f
   ), '[]'::json),
-  'withActiveWorkOrders', (
-    select count(*)::int from (
-      select distinct c.address, c.city, c.state from customers c
-      where ${geocoded('c')} and exists (select 1 from work_orders w where w.customer_id = c.id and w.status in (${activeStatuses}))
-    ) busy
-  ),
-  'total', (select count(*)::int from (select distinct c.address, c.city, c.state from customers c where ${geocoded('c')}) places)
+  'withActiveWorkOrders', (select busy from places),
+  'total', (select total from places)
 )::text as answer`;
 }
 
