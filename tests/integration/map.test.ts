@@ -291,6 +291,19 @@ describe('GET /api/admin/map/customers', () => {
     expect(names(await customers('?hasActiveWorkOrders=true&type=residential'))).toEqual(['Alice', 'Bob']);
   });
 
+  it('sends names and addresses with quotes, backslashes and accents intact', async () => {
+    const awkward: Place = { address: '8 "Quote" St \\ Unit Ø', city: 'Bluffton', state: 'SC' };
+    await customer('Zoë "Q" O\'Neil \\', awkward, { createdAt: '2020-07-01T00:00:00Z' });
+    await workOrder('Z pending', 'Zoë "Q" O\'Neil \\', { status: 'pending', priority: 'normal', serviceType: 'repair', serviceDate: today });
+    try {
+      expect(names(await customers())).toContain('Zoë "Q" O\'Neil \\');
+      expect(addresses(await properties())).toContain(awkward.address);
+    } finally {
+      await context.database.query('delete from work_orders where id = $1', [workOrderIds['Z pending']]);
+      await context.database.query('delete from customers where id = $1', [ids['Zoë "Q" O\'Neil \\']]);
+    }
+  });
+
   it('answers 400 for an unknown type or flag', async () => {
     expect((await get('/api/admin/map/customers?type=industrial')).statusCode).toBe(400);
     expect((await get('/api/admin/map/customers?hasActiveWorkOrders=yes')).statusCode).toBe(400);
