@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { companyEnvSchema, companyProfileFrom } from '#shared/company.ts';
+import { geocoderNames, geocodingMessages, type GeocoderName } from '#shared/geocoding.ts';
 
 /** The only reader of process.env on the server. Invalid configuration stops the start. */
 const booleanFlag = z
@@ -64,12 +65,24 @@ const envSchema = z
     CHAT_MESSAGE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Submissions of a public form (estimate, booking) allowed per address per 15 minutes. */
     PUBLIC_FORM_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
+    /** The address geocoder (issue 9): offline ZIP centroids unless told otherwise. */
+    GEOCODER: z.enum(geocoderNames, { error: `must be one of ${geocoderNames.join(', ')}` }).default('zip'),
+    GOOGLE_MAPS_API_KEY: z.string().trim().optional().or(z.literal('').transform(() => undefined)),
+    GEOCODER_GOOGLE_URL: z.url().default('https://maps.googleapis.com/maps/api/geocode/json'),
+    GEOCODER_CENSUS_URL: z.url().default('https://geocoding.geo.census.gov/geocoder/locations/onelineaddress?benchmark=Public_AR_Current&format=json'),
+    GEOCODER_NOMINATIM_URL: z.url().default('https://nominatim.openstreetmap.org'),
+    NOMINATIM_USER_AGENT: z.string().trim().min(3).optional().or(z.literal('').transform(() => undefined)),
+    GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
   })
   .and(mapEnvSchema)
   .and(companyEnvSchema)
   .refine((env) => Boolean(env.CHAT_API_URL) === Boolean(env.CHAT_API_KEY), {
     message: 'CHAT_API_URL and CHAT_API_KEY go together: set both or neither',
     path: ['CHAT_API_KEY'],
+  })
+  .refine((env) => env.GEOCODER !== 'google' || Boolean(env.GOOGLE_MAPS_API_KEY), {
+    message: geocodingMessages.apiKeyMissing,
+    path: ['GOOGLE_MAPS_API_KEY'],
   })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither',
@@ -99,6 +112,17 @@ export type AppConfig = {
     messageLimitPerMinute: number;
   };
   company: CompanyProfile;
+  /**
+   * The address geocoder and every provider's settings. The Google key stays on the server: only
+   * the Google provider reads it (it is never sent to the browser, never logged).
+   */
+  geocoding: {
+    provider: GeocoderName;
+    timeoutMs: number;
+    google: { url: string; apiKey: string | undefined };
+    census: { url: string };
+    nominatim: { url: string; userAgent: string };
+  };
   map: { tileUrl: string; tileAttribution: string };
 };
 
@@ -140,6 +164,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       messageLimitPerMinute: env.CHAT_MESSAGE_LIMIT,
     },
     company: companyProfileFrom(env),
+    geocoding: {
+      provider: env.GEOCODER,
+      timeoutMs: env.GEOCODER_TIMEOUT_MS,
+      google: { url: env.GEOCODER_GOOGLE_URL, apiKey: env.GOOGLE_MAPS_API_KEY },
+      census: { url: env.GEOCODER_CENSUS_URL },
+      nominatim: {
+        url: env.GEOCODER_NOMINATIM_URL.replace(/\/+$/, ''),
+        userAgent: env.NOMINATIM_USER_AGENT ?? `${env.COMPANY_NAME} back office (${env.COMPANY_EMAIL})`,
+      },
+    },
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
   };
 }

@@ -4,7 +4,6 @@ import { useLocation } from 'react-router';
 const screenTitles: [RegExp, string][] = [
   [/^\/admin\/map/i, 'Service Map'],
   [/^\/admin\/geocoding-setup/i, 'Geocoding Setup'],
-  [/^\/admin\/settings/i, 'Settings'],
 ];
 
 export default function AdminScreen() {
