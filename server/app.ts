@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import path from 'node:path';
 import { todayIn } from '#shared/dates.ts';
@@ -45,15 +45,18 @@ export type AppDependencies = {
   serveClient?: boolean;
   /** Live-update stream limits and timings (tests shorten the heartbeat). */
   liveStreamLimits?: Partial<LiveStreamLimits>;
+  /** Told about every route as it is registered (tests enumerate the admin routes with it). */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 /** Builds the whole application (plugins, then modules). Never listens: main.ts and tests do. */
-export async function buildApp({ config, database, logger, serveClient = true, liveStreamLimits }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, serveClient = true, liveStreamLimits, onRoute }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
   });
+  if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);

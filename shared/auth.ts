@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { staffRoles } from './enums.ts';
 
 /** Spec 000 section 5: email and password are both required. */
 export const loginSchema = z.object({
@@ -11,7 +12,7 @@ export const staffUserSchema = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string(),
-  role: z.string(),
+  role: z.enum(staffRoles),
 });
 export type StaffUser = z.infer<typeof staffUserSchema>;
 

@@ -105,11 +105,13 @@ export function AdminHeader({ user }: { user: StaffUser }) {
                 View Website
               </Link>
             </li>
-            <li>
-              <Link to="/admin/settings" className="block px-4 py-2 hover:bg-slate-100">
-                Settings
-              </Link>
-            </li>
+            {user.role === 'admin' ? (
+              <li>
+                <Link to="/admin/settings" className="block px-4 py-2 hover:bg-slate-100">
+                  Settings
+                </Link>
+              </li>
+            ) : null}
             <li>
               <button
                 type="button"

@@ -35,7 +35,7 @@ export function createAuthRepository(db: Database) {
       return rows[0]?.count ?? 0;
     },
 
-    async insertStaff(values: { email: string; name: string; passwordHash: string }): Promise<StaffUserRow> {
+    async insertStaff(values: typeof staffUsers.$inferInsert): Promise<StaffUserRow> {
       const rows = await db.insert(staffUsers).values(values).returning();
       return rows[0]!;
     },

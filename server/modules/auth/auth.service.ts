@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { loginMessages, type StaffUser } from '#shared/auth.ts';
+import type { StaffRole } from '#shared/enums.ts';
 import { AppError } from '#server/errors.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import { decoyPasswordHash, hashPassword, minimumPasswordLength, verifyPassword } from './password.ts';
@@ -102,7 +103,7 @@ export type AuthService = ReturnType<typeof createAuthService>;
 
 export function createStaffService(repository: AuthRepository) {
   return {
-    async createStaffUser(input: { email: string; name: string; password: string }): Promise<StaffUser> {
+    async createStaffUser(input: { email: string; name: string; password: string; role?: StaffRole }): Promise<StaffUser> {
       const email = input.email.trim().toLowerCase();
       if (input.password.length < minimumPasswordLength) {
         throw new AppError('VALIDATION_FAILED', `The password must be at least ${minimumPasswordLength} characters.`);
@@ -110,7 +111,12 @@ export function createStaffService(repository: AuthRepository) {
       if (await repository.findStaffByEmail(email)) {
         throw new AppError('CONFLICT', `A staff user with the email ${email} already exists.`);
       }
-      const row = await repository.insertStaff({ email, name: input.name.trim(), passwordHash: await hashPassword(input.password) });
+      const row = await repository.insertStaff({
+        email,
+        name: input.name.trim(),
+        role: input.role ?? 'admin',
+        passwordHash: await hashPassword(input.password),
+      });
       return { id: row.id, email: row.email, name: row.name, role: row.role };
     },
 
