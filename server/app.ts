@@ -24,12 +24,15 @@ import { createEstimateService } from './modules/estimates/estimate.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createChangeFeed, type ChangeFeed } from './modules/events/change-feed.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
-import { defaultLiveStreamLimits, type LiveStreamLimits } from './modules/events/live-streams.service.ts';
+import { createLiveStreamRegistry, defaultLiveStreamLimits, type LiveStreamLimits } from './modules/events/live-streams.service.ts';
 import { leadRoutes } from './modules/leads/lead.routes.ts';
 import { createLeadService } from './modules/leads/lead.service.ts';
 import { notificationRoutes } from './modules/notifications/notification.routes.ts';
 import { createNotificationService } from './modules/notifications/notification.service.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
+import { createStaffRepository } from './modules/staff/staff.repository.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
+import { createStaffAccountService } from './modules/staff/staff.service.ts';
 import { workOrderRoutes } from './modules/work-orders/work-order.routes.ts';
 import { createWorkOrderService } from './modules/work-orders/work-order.service.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -94,10 +97,24 @@ export async function buildApp({ config, database, logger, serveClient = true, l
   const changeFeed = createChangeFeed({ database, log: app.log });
   app.addHook('onReady', () => changeFeed.start());
   app.addHook('onClose', () => changeFeed.close());
+  const streamLimits = { ...defaultLiveStreamLimits, ...liveStreamLimits };
+  const liveStreams = createLiveStreamRegistry(streamLimits);
   await app.register(eventRoutes, {
     feed: changeFeed,
-    limits: { ...defaultLiveStreamLimits, ...liveStreamLimits },
+    limits: streamLimits,
     isSessionLive: (token) => auth.isSessionLive(token),
+    streams: liveStreams,
+  });
+  await app.register(staffRoutes, {
+    staffService: createStaffAccountService({
+      db: database.db,
+      staff: createStaffRepository(database.db),
+      auth: createAuthRepository(database.db),
+      outbox: emailOutbox,
+      company: config.company,
+      onSessionsEnded: (sessionIds) => liveStreams.endSessions(sessionIds),
+    }),
+    limitPerMinute: config.loginLimitPerMinute,
   });
   await app.register(notificationRoutes, { notifications: createNotificationService({ db: database.db }) });
   await app.register(customerRoutes, {

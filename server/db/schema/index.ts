@@ -58,9 +58,11 @@ export const staffUsers = pgTable(
     id: id(),
     email: text('email').notNull(),
     name: text('name').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    /** Null while an invited user has not chosen a password (sign-in then fails like a wrong password). */
+    passwordHash: text('password_hash'),
     role: text('role').$type<StaffRole>().notNull().default('admin'),
     active: boolean('active').notNull().default(true),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -90,6 +92,31 @@ export const sessions = pgTable(
     uniqueIndex('sessions_token_hash_key').on(table.tokenHash),
     index('sessions_staff_user_id_idx').on(table.staffUserId),
     index('sessions_expires_at_idx').on(table.expiresAt),
+  ],
+);
+
+/**
+ * One-time set-password links (issue 10: invitations and resets). Only the SHA-256 of the token is
+ * kept; a link works once (used_at) and until expires_at.
+ */
+export const staffPasswordLinks = pgTable(
+  'staff_password_links',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull(),
+    staffUserId: uuid('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'invite' | 'reset'>().notNull(),
+    createdBy: uuid('created_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('staff_password_links_token_hash_key').on(table.tokenHash),
+    index('staff_password_links_staff_user_id_idx').on(table.staffUserId),
+    check('staff_password_links_purpose_check', sql`${table.purpose} in ('invite', 'reset')`),
   ],
 );
 
