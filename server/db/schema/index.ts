@@ -505,3 +505,35 @@ export const outboundEmails = pgTable(
     index('outbound_emails_related_idx').on(table.relatedType, table.relatedId),
   ],
 );
+
+// Audit log -----------------------------------------------------------------------------------------
+
+/**
+ * Who changed what and when (issue 10), written by the services in the same transaction as the
+ * change. Append-only: a trigger (migration audit_log) refuses UPDATE, DELETE and TRUNCATE, so
+ * not even the application can rewrite history. No foreign key to staff_users: the entry keeps the
+ * actor's name as it was (actor_name), and a removed account must not change or block history.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    /** clock_timestamp(): several entries of one transaction keep their order. */
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+    /** The staff user who acted; null for the public site and the chat assistant. */
+    actorId: uuid('actor_id'),
+    actorName: text('actor_name').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id').notNull(),
+    /** What the record was called at that moment (a work order number, a customer's name). */
+    entityLabel: text('entity_label'),
+    action: text('action').notNull(),
+    /** The changed fields as {field: [before, after]}; never secrets. */
+    changes: jsonb('changes').$type<Record<string, [unknown, unknown]>>().notNull().default({}),
+  },
+  (table) => [
+    index('audit_log_entity_idx').on(table.entityType, table.entityId, table.occurredAt.desc(), table.id.desc()),
+    index('audit_log_occurred_at_idx').on(table.occurredAt.desc(), table.id.desc()),
+    index('audit_log_type_occurred_at_idx').on(table.entityType, table.occurredAt.desc(), table.id.desc()),
+  ],
+);
