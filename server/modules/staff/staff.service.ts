@@ -6,6 +6,7 @@ import {
   type StaffAccount,
   type StaffUser,
 } from '#shared/auth.ts';
+import type { AuditChanges } from '#shared/audit.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import type { StaffRole } from '#shared/enums.ts';
 import type { Database } from '#server/db/client.ts';
@@ -13,6 +14,7 @@ import { AppError } from '#server/errors.ts';
 import type { AuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { assertAcceptablePassword, hashToken } from '#server/modules/auth/auth.service.ts';
 import { hashPassword, verifyPassword } from '#server/modules/auth/password.ts';
+import { recordAudit } from '#server/modules/audit/audit.service.ts';
 import type { EmailOutbox } from '#server/modules/email/email-outbox.ts';
 import { setPasswordEmail } from './staff-emails.ts';
 import type { StaffRepository, StaffRow } from './staff.repository.ts';
@@ -22,14 +24,6 @@ export const setPasswordLinkHours = 72;
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A staff account change worth an audit entry (never a password or a token). */
-export type StaffChange = {
-  actor: StaffUser;
-  action: 'staff.added' | 'staff.role_changed' | 'staff.deactivated' | 'staff.reactivated' | 'staff.password_reset';
-  target: StaffRow;
-  details: Record<string, string | boolean>;
-};
-
 export type StaffServiceOptions = {
   db: Database;
   staff: StaffRepository;
@@ -38,8 +32,6 @@ export type StaffServiceOptions = {
   company: CompanyProfile;
   /** Told the ids of sessions just ended, so their open live-update streams end at once. */
   onSessionsEnded?: (sessionIds: string[]) => void;
-  /** Records a change in the same transaction (the activity log). */
-  recordChange?: (executor: Database, change: StaffChange) => Promise<void>;
   now?: () => Date;
 };
 
@@ -65,7 +57,9 @@ export function toStaffAccount(row: StaffRow): StaffAccount {
 export function createStaffAccountService(options: StaffServiceOptions) {
   const { db, staff, auth, outbox, company } = options;
   const now = options.now ?? (() => new Date());
-  const recordChange = options.recordChange ?? (async () => undefined);
+  /** The activity log entry of a change, in its transaction (never a password, hash or token). */
+  const audit = (tx: Database, actor: StaffUser, target: StaffRow, action: string, changes: AuditChanges) =>
+    recordAudit(tx, { actor: { id: actor.id, name: actor.name || actor.email }, entityType: 'staff', entityId: target.id, entityLabel: `${target.name} (${target.email})`, action, changes });
   const notFound = () => new AppError('NOT_FOUND', staffMessages.notFound);
   const passwordContext = (row: { email: string; name: string }) => ({ email: row.email, name: row.name, companyName: company.name });
 
@@ -82,7 +76,7 @@ export function createStaffAccountService(options: StaffServiceOptions) {
     const expiresAt = new Date(now().getTime() + setPasswordLinkHours * 3_600_000);
     await staff.deleteLinksOf(tx, user.id);
     await staff.insertLink(tx, { tokenHash: hashToken(token), staffUserId: user.id, purpose, createdBy: actor.id, expiresAt });
-    const link = `${company.siteUrl.replace(/\/$/, '')}/admin/set-password?token=${token}`;
+    const link = `${company.siteUrl.replace(/\/$/, '')}/admin/set-password#token=${token}`;
     await outbox.enqueue(tx, [setPasswordEmail({ to: user, purpose, link, validHours: setPasswordLinkHours, company })]);
     return expiresAt;
   }
@@ -124,7 +118,11 @@ export function createStaffAccountService(options: StaffServiceOptions) {
           throw error;
         });
         const linkExpiresAt = input.setup === 'invite' ? await issueLink(tx, row, 'invite', actor) : undefined;
-        await recordChange(tx, { actor, action: 'staff.added', target: row, details: { role: row.role, setup: input.setup } });
+        await audit(tx, actor, row, input.setup === 'invite' ? 'invited' : 'created', {
+          email: [null, row.email],
+          name: [null, row.name],
+          role: [null, row.role],
+        });
         return { staff: toStaffAccount(row), ...(linkExpiresAt ? { linkExpiresAt: linkExpiresAt.toISOString() } : {}) };
       });
     },
@@ -136,7 +134,7 @@ export function createStaffAccountService(options: StaffServiceOptions) {
         if (target.role === role) return toStaffAccount(target);
         if (target.role === 'admin') await assertAnotherAdminRemains(tx, target);
         const row = await staff.update(tx, target.id, { role });
-        await recordChange(tx, { actor, action: 'staff.role_changed', target: row, details: { from: target.role, to: role } });
+        await audit(tx, actor, row, 'role_changed', { role: [target.role, role] });
         return toStaffAccount(row);
       });
     },
@@ -151,7 +149,7 @@ export function createStaffAccountService(options: StaffServiceOptions) {
         const row = await staff.update(tx, target.id, { active: false });
         ended.push(...(await endSessions(tx, target.id)));
         await staff.deleteLinksOf(tx, target.id);
-        await recordChange(tx, { actor, action: 'staff.deactivated', target: row, details: {} });
+        await audit(tx, actor, row, 'deactivated', { active: [true, false] });
         return toStaffAccount(row);
       });
     },
@@ -161,7 +159,7 @@ export function createStaffAccountService(options: StaffServiceOptions) {
         const target = await find(id, tx);
         if (target.active) return toStaffAccount(target);
         const row = await staff.update(tx, target.id, { active: true });
-        await recordChange(tx, { actor, action: 'staff.reactivated', target: row, details: {} });
+        await audit(tx, actor, row, 'activated', { active: [false, true] });
         return toStaffAccount(row);
       });
     },
@@ -187,7 +185,9 @@ export function createStaffAccountService(options: StaffServiceOptions) {
           linkExpiresAt = await issueLink(tx, target, target.passwordHash === null ? 'invite' : 'reset', actor);
         }
         ended.push(...(await endSessions(tx, target.id)));
-        await recordChange(tx, { actor, action: 'staff.password_reset', target: row, details: { setup: setup.setup } });
+        await audit(tx, actor, row, 'password_reset', {
+          how: [null, setup.setup === 'invite' ? 'set-password link e-mailed' : 'set by an administrator'],
+        });
         return { staff: toStaffAccount(row), ...(linkExpiresAt ? { linkExpiresAt: linkExpiresAt.toISOString() } : {}) };
       });
     },
@@ -212,6 +212,7 @@ export function createStaffAccountService(options: StaffServiceOptions) {
         if (!(await staff.consumeLink(tx, link.linkId, now()))) throw new AppError('NOT_FOUND', staffMessages.linkInvalid);
         await auth.updateStaffPassword(link.user.id, passwordHash, tx);
         await staff.deleteLinksOf(tx, link.user.id, { except: link.linkId });
+        await audit(tx, link.user, link.user, 'password_changed', { how: [null, 'through a set-password link'] });
         ended.push(...(await endSessions(tx, link.user.id)));
       });
     },
@@ -230,6 +231,7 @@ export function createStaffAccountService(options: StaffServiceOptions) {
       await change(async (tx, ended) => {
         await auth.updateStaffPassword(row.id, passwordHash, tx);
         await staff.deleteLinksOf(tx, row.id);
+        await audit(tx, user, row, 'password_changed', { how: [null, 'by the user, with the current password'] });
         ended.push(...(await endSessions(tx, row.id, sessionId)));
       });
     },
