@@ -50,7 +50,7 @@ describe('npm run admin:create', () => {
   it('adds a staff user with the password read from stdin, never from the arguments', async () => {
     const result = await run('scripts/create-admin.ts', ['--email', 'Dispatch@Example.com', '--name', 'Dana Dispatch'], 'a strong password 42\n');
     expect(result.stderr).toBe('');
-    expect(result.stdout).toContain('Created staff user dispatch@example.com (Dana Dispatch).');
+    expect(result.stdout).toContain('Created staff user dispatch@example.com (Dana Dispatch, admin).');
     expect(result.code).toBe(0);
 
     const database = await openScriptDatabase();

@@ -105,6 +105,11 @@ export function AdminHeader({ user }: { user: StaffUser }) {
                 View Website
               </Link>
             </li>
+            <li>
+              <Link to="/admin/account" className="block px-4 py-2 hover:bg-slate-100">
+                Change password
+              </Link>
+            </li>
             {user.role === 'admin' ? (
               <li>
                 <Link to="/admin/settings" className="block px-4 py-2 hover:bg-slate-100">
