@@ -7,7 +7,7 @@ import { controlClass, errorAttributes, FormField } from '#client/components/ui/
 import { sessionQuery } from '#client/features/auth/session.ts';
 import { fieldErrorOf, messageOf, useChangeOwnPassword } from '#client/features/settings/staff-api.ts';
 import { company } from '#client/lib/company.ts';
-import { FieldErrorAnnouncement, NewPasswordField } from './new-password-field.tsx';
+import { FieldErrorAnnouncement, NewPasswordField, useFocusField } from './new-password-field.tsx';
 
 type Errors = Partial<Record<'currentPassword' | 'newPassword' | 'confirmPassword', string>>;
 const fieldOrder = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
@@ -24,9 +24,10 @@ export function ChangePasswordScreen() {
   const confirmId = useId();
   const user = session.data?.user;
 
+  const focusField = useFocusField(formRef);
   const focusFirst = (found: Errors) => {
     const first = fieldOrder.find((field) => found[field]);
-    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    if (first) focusField(first);
   };
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState, type RefObject } from 'react';
 import { passwordLength } from '#shared/auth.ts';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 
@@ -70,4 +70,17 @@ export function FieldErrorAnnouncement({ message }: { message: string | undefine
       {message ?? ''}
     </p>
   );
+}
+
+/**
+ * Moves the focus to a form's field by name once React has rendered: after a refused submit the
+ * fields are still disabled (pending) at the moment the answer arrives, and a disabled input
+ * cannot take the focus.
+ */
+export function useFocusField(formRef: RefObject<HTMLFormElement | null>): (name: string) => void {
+  const [request, setRequest] = useState<{ name: string }>();
+  useEffect(() => {
+    if (request) formRef.current?.querySelector<HTMLElement>(`[name="${request.name}"]`)?.focus();
+  }, [request, formRef]);
+  return (name) => setRequest({ name });
 }

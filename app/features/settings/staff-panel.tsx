@@ -7,7 +7,7 @@ import { Badge } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { ConfirmDialog, Modal } from '#client/components/ui/dialog.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
-import { FieldErrorAnnouncement, NewPasswordField } from '#client/features/account/new-password-field.tsx';
+import { FieldErrorAnnouncement, NewPasswordField, useFocusField } from '#client/features/account/new-password-field.tsx';
 import { sessionQuery } from '#client/features/auth/session.ts';
 import { company } from '#client/lib/company.ts';
 import { fieldErrorOf, messageOf, useAddStaff, useChangeRole, useResetPassword, useSetActive, useStaffList } from './staff-api.ts';
@@ -146,9 +146,10 @@ function AddStaffForm({ onDone }: { onDone: (message?: string) => void }) {
   const emailId = useId();
   const roleId = useId();
 
+  const focusField = useFocusField(formRef);
   const focusFirstError = (found: AddErrors) => {
     const first = (['name', 'email', 'role', 'password'] as const).find((field) => found[field]);
-    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+    if (first) focusField(first);
   };
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -355,6 +356,8 @@ function PendingDialog({ action, onClose, onDone }: { action: PendingAction; onC
 
 function ResetPasswordDialog({ account, onClose, onDone }: { account: StaffAccount; onClose: () => void; onDone: (message: string) => void }) {
   const reset = useResetPassword();
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusField = useFocusField(formRef);
   const [setup, setSetup] = useState<Setup>('invite');
   const [passwordError, setPasswordError] = useState<string>();
   const [formError, setFormError] = useState<string>();
@@ -368,7 +371,7 @@ function ResetPasswordDialog({ account, onClose, onDone }: { account: StaffAccou
       const problem = passwordRuleProblem(password, { email: account.email, name: account.name, companyName: company.name });
       setPasswordError(problem);
       if (problem) {
-        form.querySelector<HTMLElement>('[name="password"]')?.focus();
+        focusField('password');
         return;
       }
     }
@@ -383,7 +386,7 @@ function ResetPasswordDialog({ account, onClose, onDone }: { account: StaffAccou
     } catch (error) {
       const problem = fieldErrorOf(error, 'password');
       setPasswordError(problem);
-      if (problem) form.querySelector<HTMLElement>('[name="password"]')?.focus();
+      if (problem) focusField('password');
       else setFormError(messageOf(error));
     }
   }
@@ -397,7 +400,7 @@ function ResetPasswordDialog({ account, onClose, onDone }: { account: StaffAccou
     >
       <div aria-live="assertive">{formError ? <Alert className="mt-3">{formError}</Alert> : null}</div>
       <FieldErrorAnnouncement message={passwordError} />
-      <form noValidate onSubmit={onSubmit} className="mt-4 grid gap-4">
+      <form ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 grid gap-4">
         <SetupChoice
           value={setup}
           onChange={setSetup}

@@ -1,10 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { passwordRuleProblem, setPasswordSchema } from '#shared/auth.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { FieldErrorAnnouncement, NewPasswordField } from '#client/features/account/new-password-field.tsx';
+import { FieldErrorAnnouncement, NewPasswordField, useFocusField } from '#client/features/account/new-password-field.tsx';
 import { accountKeys, fieldErrorOf, messageOf } from '#client/features/settings/staff-api.ts';
 import { apiFetch } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
@@ -35,6 +35,8 @@ export default function SetPasswordRoute() {
     mutationKey: [...accountKeys.all, 'set-password'],
     mutationFn: (input: { token: string; password: string }) => apiFetch<void>('/api/auth/set-password', { method: 'POST', body: input }),
   });
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusField = useFocusField(formRef);
   const [passwordError, setPasswordError] = useState<string>();
   const [confirmError, setConfirmError] = useState<string>();
   const [formError, setFormError] = useState<string>();
@@ -52,7 +54,7 @@ export default function SetPasswordRoute() {
     setPasswordError(problem);
     setConfirmError(mismatch);
     if (problem || mismatch) {
-      form.querySelector<HTMLElement>(`[name="${problem ? 'password' : 'confirmPassword'}"]`)?.focus();
+      focusField(problem ? 'password' : 'confirmPassword');
       return;
     }
     try {
@@ -60,7 +62,7 @@ export default function SetPasswordRoute() {
     } catch (error) {
       const fieldProblem = fieldErrorOf(error, 'password');
       setPasswordError(fieldProblem);
-      if (fieldProblem) form.querySelector<HTMLElement>('[name="password"]')?.focus();
+      if (fieldProblem) focusField('password');
       else setFormError(messageOf(error));
     }
   }
@@ -100,7 +102,7 @@ export default function SetPasswordRoute() {
           {formError ? <Alert>{formError}</Alert> : null}
         </div>
         <FieldErrorAnnouncement message={passwordError ?? confirmError} />
-        <form noValidate onSubmit={onSubmit} className="mt-2 space-y-4">
+        <form ref={formRef} noValidate onSubmit={onSubmit} className="mt-2 space-y-4">
           <input type="text" name="username" autoComplete="username" value={link.data?.email ?? ''} readOnly hidden />
           <NewPasswordField name="password" label="New password" error={passwordError} disabled={setPassword.isPending} autoFocus />
           <div>
