@@ -1,7 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoSeriousA11yViolations, signIn } from './fixtures.ts';
+import { expectNoSeriousA11yViolations, outboxMailsMentioning, signIn } from './fixtures.ts';
 
 const suffix = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** The set-password link's path and fragment in an .eml file (its text part may be quoted-printable). */
+function setPasswordPathIn(mail: string): string | undefined {
+  const decoded = mail.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return /\/admin\/set-password#token=[\w-]+/.exec(decoded)?.[0];
+}
 
 async function openUserMenu(page: Page) {
   await page.getByRole('button', { name: /account menu/ }).click();
@@ -113,5 +119,50 @@ test.describe('staff accounts', () => {
     await expect(phone.getByText('Your password was changed.')).toBeVisible();
     await expectNoSeriousA11yViolations(phone);
     await userContext.close();
+  });
+
+  test('an invited user chooses their password through the one-time link, which then stops working', async ({ page, browser }) => {
+    const id = suffix();
+    const invitee = { name: `Ivy Invitee ${id}`, email: `ivy.${id}@example.com`, password: 'pluff mud and salt air' };
+    await signIn(page);
+    await page.goto('/admin/settings?tab=staff');
+    await page.getByRole('button', { name: 'Add staff member' }).click();
+    const form = page.getByRole('region', { name: 'Add staff member' });
+    await form.getByLabel('Name').fill(invitee.name);
+    await form.getByLabel('Email').fill(invitee.email);
+    await form.getByRole('button', { name: 'Add and send invite link' }).click();
+    await expect(page.getByRole('status').filter({ hasText: `A set-password link was e-mailed to ${invitee.email}` })).toBeVisible();
+    await expect(page.getByRole('listitem').filter({ hasText: invitee.email }).getByText('Invited, no password yet')).toBeVisible();
+
+    await expect.poll(() => outboxMailsMentioning(invitee.email).length).toBeGreaterThan(0);
+    const linkPath = setPasswordPathIn(outboxMailsMentioning(invitee.email)[0]!);
+    expect(linkPath).toBeDefined();
+
+    const inviteeContext = await browser.newContext();
+    const own = await inviteeContext.newPage();
+    await own.goto(linkPath!);
+    await expect(own.getByRole('heading', { name: 'Choose your password' })).toBeVisible();
+    await expect(own.getByText(`Hello ${invitee.name}.`)).toBeVisible();
+    await own.getByRole('textbox', { name: 'New password', exact: true }).fill(`ivy ${id} password`);
+    await own.getByLabel('Repeat the password').fill(`ivy ${id} password`);
+    await own.getByRole('button', { name: 'Set password' }).click();
+    await expect(own.getByRole('alert').filter({ hasText: 'cannot contain the e-mail address or the name' })).toBeAttached();
+
+    await own.getByRole('textbox', { name: 'New password', exact: true }).fill(invitee.password);
+    await own.getByLabel('Repeat the password').fill(invitee.password);
+    await own.getByRole('button', { name: 'Set password' }).click();
+    await expect(own.getByText('Your password is set.')).toBeVisible();
+    await expectNoSeriousA11yViolations(own);
+    await own.getByRole('link', { name: 'Sign in' }).click();
+    await own.getByLabel('Email').fill(invitee.email);
+    await own.getByLabel('Password').fill(invitee.password);
+    await own.getByRole('button', { name: 'Login' }).click();
+    await expect(own.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+
+    // The same link again: used.
+    const second = await inviteeContext.newPage();
+    await second.goto(linkPath!);
+    await expect(second.getByRole('alert')).toContainText('This link has expired or was already used.');
+    await inviteeContext.close();
   });
 });
