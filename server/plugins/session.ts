@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { StaffUser } from '#shared/auth.ts';
+import { staffMessages, type StaffUser } from '#shared/auth.ts';
 import { AppError } from '#server/errors.ts';
 import type { AuthService } from '#server/modules/auth/auth.service.ts';
 
@@ -30,7 +30,6 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
   reply.clearCookie(sessionCookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https' });
 }
 
-export const adminOnlyMessage = 'Only an administrator can change settings.';
 
 function isUnder(url: string, prefix: string): boolean {
   const path = url.split('?', 1)[0]!;
@@ -66,7 +65,7 @@ export function registerSessionGuard(app: FastifyInstance, auth: AuthService): v
     reply.header('cache-control', 'no-store');
     // The one role rule (issue 10): everything admin-only lives under /api/admin/settings.
     if (isRequestUnder(request, '/api/admin/settings') && session.user.role !== 'admin') {
-      throw new AppError('FORBIDDEN', adminOnlyMessage);
+      throw new AppError('FORBIDDEN', staffMessages.forbidden);
     }
   });
 }
