@@ -10,6 +10,7 @@ import { createObjectStorage } from './adapters/storage/index.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
@@ -29,7 +30,11 @@ import { leadRoutes } from './modules/leads/lead.routes.ts';
 import { createLeadService } from './modules/leads/lead.service.ts';
 import { notificationRoutes } from './modules/notifications/notification.routes.ts';
 import { createNotificationService } from './modules/notifications/notification.service.ts';
+import { createIntegrationsService } from './modules/settings/integrations.service.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
+import { technicianSettingsRoutes } from './modules/technicians/technician.routes.ts';
+import { createTechnicianService } from './modules/technicians/technician.service.ts';
 import { workOrderRoutes } from './modules/work-orders/work-order.routes.ts';
 import { createWorkOrderService } from './modules/work-orders/work-order.service.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -71,9 +76,10 @@ export async function buildApp({ config, database, logger, serveClient = true, l
   const emailOutbox = createEmailOutbox({ db: database.db, sender: emailSender, from: config.email.from, log: app.log });
   app.addHook('onClose', () => emailOutbox.stop());
   const estimates = createEstimateService({ db: database.db, outbox: emailOutbox, company: config.company, log: app.log });
+  const chatResponder = createChatResponder(config, app.log);
   const chat = createChatService({
     db: database.db,
-    ...createChatResponder(config, app.log),
+    ...chatResponder,
     company: config.company,
     timeZone: config.businessTimeZone,
     log: app.log,
@@ -114,6 +120,20 @@ export async function buildApp({ config, database, logger, serveClient = true, l
     timeZone: config.businessTimeZone,
     messageLimitPerMinute: config.chat.messageLimitPerMinute,
     bookingLimitPer15Minutes: config.publicFormLimitPer15Minutes,
+  });
+
+  // Settings (issue 10): admins only, by the session guard's rule for /api/admin/settings/*.
+  await app.register(auditRoutes, { db: database.db });
+  await app.register(technicianSettingsRoutes, { technicians: createTechnicianService({ db: database.db }) });
+  await app.register(settingsRoutes, {
+    company: config.company,
+    integrations: createIntegrationsService({
+      config,
+      emailSender,
+      chatResponder: chatResponder.responder,
+      // The service map's tile source (MAP_TILE_URL, issue 9) where this build has it.
+      mapTileUrl: (config as { map?: { tileUrl?: string } }).map?.tileUrl,
+    }),
   });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir) : undefined;

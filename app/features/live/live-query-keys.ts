@@ -12,6 +12,8 @@ export const liveTopicQueryKeys: Record<LiveTopic, readonly QueryKey[]> = {
   work_orders: [['work-orders'], ['dashboard'], ['customers'], ['calendar'], ['map']],
   admin_notifications: [['notifications']],
   customers: [['customers'], ['work-orders'], ['leads'], ['map']],
+  // Settings: a technician's name, colour or active flag shows on the calendar, lists and pickers.
+  technicians: [['technicians'], ['calendar'], ['work-orders'], ['map']],
 };
 
 /** The prefixes to invalidate for a set of changed topics, each once. */

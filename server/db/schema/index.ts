@@ -120,7 +120,11 @@ export const technicians = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [check('technicians_color_check', sql`${table.color} ~ '^#[0-9a-fA-F]{6}$'`)],
+  (table) => [
+    check('technicians_color_check', sql`${table.color} ~ '^#[0-9a-fA-F]{6}$'`),
+    // Two active technicians never share a name (any case): the pickers and the calendar tell them apart by it.
+    uniqueIndex('technicians_active_name_key').on(sql`lower(${table.name})`).where(sql`${table.active}`),
+  ],
 );
 
 // Customers, equipment, photos --------------------------------------------------------------------
