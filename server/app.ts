@@ -5,11 +5,13 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import path from 'node:path';
 import { todayIn } from '#shared/dates.ts';
 import { createChatResponder } from './adapters/chat/index.ts';
+import { createGeocoder } from './adapters/geocoding/index.ts';
 import { createFileSender, createSmtpSender } from './adapters/email/email-sender.ts';
 import { createObjectStorage } from './adapters/storage/index.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
@@ -21,6 +23,8 @@ import { createCustomerService } from './modules/customers/customer.service.ts';
 import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbox.ts';
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
+import { geocodingRoutes } from './modules/geocoding/geocoding.routes.ts';
+import { createGeocodingService, type GeocodingService } from './modules/geocoding/geocoding.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createChangeFeed, type ChangeFeed } from './modules/events/change-feed.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
@@ -29,10 +33,14 @@ import { leadRoutes } from './modules/leads/lead.routes.ts';
 import { createLeadService } from './modules/leads/lead.service.ts';
 import { notificationRoutes } from './modules/notifications/notification.routes.ts';
 import { createNotificationService } from './modules/notifications/notification.service.ts';
+import { createIntegrationsService } from './modules/settings/integrations.service.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
 import { createStaffRepository } from './modules/staff/staff.repository.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { createStaffAccountService } from './modules/staff/staff.service.ts';
+import { technicianSettingsRoutes } from './modules/technicians/technician.routes.ts';
+import { createTechnicianService } from './modules/technicians/technician.service.ts';
 import { workOrderRoutes } from './modules/work-orders/work-order.routes.ts';
 import { createWorkOrderService } from './modules/work-orders/work-order.service.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -77,9 +85,10 @@ export async function buildApp({ config, database, logger, serveClient = true, l
   const emailOutbox = createEmailOutbox({ db: database.db, sender: emailSender, from: config.email.from, log: app.log });
   app.addHook('onClose', () => emailOutbox.stop());
   const estimates = createEstimateService({ db: database.db, outbox: emailOutbox, company: config.company, log: app.log });
+  const chatResponder = createChatResponder(config, app.log);
   const chat = createChatService({
     db: database.db,
-    ...createChatResponder(config, app.log),
+    ...chatResponder,
     company: config.company,
     timeZone: config.businessTimeZone,
     log: app.log,
@@ -136,6 +145,34 @@ export async function buildApp({ config, database, logger, serveClient = true, l
     bookingLimitPer15Minutes: config.publicFormLimitPer15Minutes,
   });
 
+  // Geocoding batches run in this process after the request that starts them; a batch left running
+  // by a crash is marked interrupted once the app is ready, and a stop leaves the running one resumable.
+  const geocoding = createGeocodingService({
+    db: database.db,
+    kind: database.kind,
+    geocoder: createGeocoder(config),
+    pauseMs: config.geocodingBatch.pauseMs,
+    rateLimitBackoffMs: config.geocodingBatch.rateLimitBackoffMs,
+    log: app.log,
+  });
+  app.addHook('onReady', () => geocoding.recover());
+  app.addHook('onClose', () => geocoding.close());
+  await app.register(geocodingRoutes, { geocoding });
+
+  // Settings (issue 10): admins only, by the session guard's rule for /api/admin/settings/*.
+  await app.register(auditRoutes, { db: database.db });
+  await app.register(technicianSettingsRoutes, { technicians: createTechnicianService({ db: database.db }) });
+  await app.register(settingsRoutes, {
+    company: config.company,
+    integrations: createIntegrationsService({
+      config,
+      emailSender,
+      chatResponder: chatResponder.responder,
+      // The service map's tile source (MAP_TILE_URL, issue 9) where this build has it.
+      mapTileUrl: (config as { map?: { tileUrl?: string } }).map?.tileUrl,
+    }),
+  });
+
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir) : undefined;
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0]!;
@@ -150,6 +187,7 @@ export async function buildApp({ config, database, logger, serveClient = true, l
   app.decorate('authService', auth);
   app.decorate('emailOutbox', emailOutbox);
   app.decorate('changeFeed', changeFeed);
+  app.decorate('geocoding', geocoding);
   return app;
 }
 
@@ -158,5 +196,6 @@ declare module 'fastify' {
     authService: ReturnType<typeof createAuthService>;
     emailOutbox: EmailOutbox;
     changeFeed: ChangeFeed;
+    geocoding: GeocodingService;
   }
 }
