@@ -22,6 +22,8 @@ export default [
   ]),
   layout('routes/admin/providers.tsx', [
     route('admin/login', 'routes/admin/login.tsx'),
+    // Public (no session): where a one-time set-password link lands.
+    route('admin/set-password', 'routes/admin/set-password.tsx'),
     route('admin', 'routes/admin/layout.tsx', [
       index('routes/admin/dashboard.tsx'),
       route('map', 'routes/admin/screen.tsx', { id: 'admin-map' }),
@@ -35,6 +37,7 @@ export default [
       route('workorders/new', 'routes/admin/work-order-new.tsx', { id: 'admin-workorders-new' }),
       route('workorders/:id', 'routes/admin/work-order-detail.tsx', { id: 'admin-workorder' }),
       route('settings', 'routes/admin/settings.tsx', { id: 'admin-settings' }),
+      route('account', 'routes/admin/account.tsx', { id: 'admin-account' }),
       route('*', 'routes/admin/not-found.tsx'),
     ]),
   ]),

@@ -1,8 +1,9 @@
-// Adds a staff user: npm run admin:create -- --email pat@example.com [--name "Pat Lee"]
+// Adds a staff user: npm run admin:create -- --email pat@example.com [--name "Pat Lee"] [--role admin|dispatcher]
 // The password is read from standard input (a hidden prompt on a terminal), never from the
 // command line, where other users of the machine could read it in the process list.
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { staffRoles } from '#shared/enums.ts';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { DataDirLockedError } from '#server/db/data-dir-lock.ts';
 import { AppError } from '#server/errors.ts';
@@ -35,21 +36,27 @@ async function readPassword(): Promise<string> {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { email: { type: 'string' }, name: { type: 'string' } } });
+  const { values } = parseArgs({ options: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } } });
   if (!values.email) {
-    process.stderr.write('Usage: npm run admin:create -- --email someone@example.com [--name "Full Name"] (password on stdin)\n');
+    process.stderr.write('Usage: npm run admin:create -- --email someone@example.com [--name "Full Name"] [--role admin|dispatcher] (password on stdin)\n');
+    return 2;
+  }
+  const role = staffRoles.find((candidate) => candidate === (values.role ?? 'admin'));
+  if (!role) {
+    process.stderr.write(`--role must be one of ${staffRoles.join(', ')}\n`);
     return 2;
   }
   const config = loadConfig();
   const password = await readPassword();
   const database = await openConfiguredDatabase(config);
   try {
-    const user = await createStaffService(createAuthRepository(database.db)).createStaffUser({
+    const user = await createStaffService(createAuthRepository(database.db), { companyName: config.company.name }).createStaffUser({
       email: values.email,
       name: values.name ?? values.email.split('@')[0]!,
+      role,
       password,
     });
-    process.stdout.write(`Created staff user ${user.email} (${user.name}).\n`);
+    process.stdout.write(`Created staff user ${user.email} (${user.name}, ${user.role}).\n`);
     return 0;
   } finally {
     await database.close();

@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import path from 'node:path';
 import { todayIn } from '#shared/dates.ts';
@@ -11,6 +11,7 @@ import { createObjectStorage } from './adapters/storage/index.ts';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
@@ -27,14 +28,21 @@ import { createGeocodingService, type GeocodingService } from './modules/geocodi
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createChangeFeed, type ChangeFeed } from './modules/events/change-feed.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
-import { defaultLiveStreamLimits, type LiveStreamLimits } from './modules/events/live-streams.service.ts';
+import { createLiveStreamRegistry, defaultLiveStreamLimits, type LiveStreamLimits } from './modules/events/live-streams.service.ts';
 import { leadRoutes } from './modules/leads/lead.routes.ts';
 import { createLeadService } from './modules/leads/lead.service.ts';
 import { mapRoutes } from './modules/map/map.routes.ts';
 import { createMapService } from './modules/map/map.service.ts';
 import { notificationRoutes } from './modules/notifications/notification.routes.ts';
 import { createNotificationService } from './modules/notifications/notification.service.ts';
+import { createIntegrationsService } from './modules/settings/integrations.service.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
+import { createStaffRepository } from './modules/staff/staff.repository.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
+import { createStaffAccountService } from './modules/staff/staff.service.ts';
+import { technicianSettingsRoutes } from './modules/technicians/technician.routes.ts';
+import { createTechnicianService } from './modules/technicians/technician.service.ts';
 import { workOrderRoutes } from './modules/work-orders/work-order.routes.ts';
 import { createWorkOrderService } from './modules/work-orders/work-order.service.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -50,15 +58,18 @@ export type AppDependencies = {
   serveClient?: boolean;
   /** Live-update stream limits and timings (tests shorten the heartbeat). */
   liveStreamLimits?: Partial<LiveStreamLimits>;
+  /** Told about every route as it is registered (tests enumerate the admin routes with it). */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 /** Builds the whole application (plugins, then modules). Never listens: main.ts and tests do. */
-export async function buildApp({ config, database, logger, serveClient = true, liveStreamLimits }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, serveClient = true, liveStreamLimits, onRoute }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
   });
+  if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -79,9 +90,10 @@ export async function buildApp({ config, database, logger, serveClient = true, l
   const emailOutbox = createEmailOutbox({ db: database.db, sender: emailSender, from: config.email.from, log: app.log });
   app.addHook('onClose', () => emailOutbox.stop());
   const estimates = createEstimateService({ db: database.db, outbox: emailOutbox, company: config.company, log: app.log });
+  const chatResponder = createChatResponder(config, app.log);
   const chat = createChatService({
     db: database.db,
-    ...createChatResponder(config, app.log),
+    ...chatResponder,
     company: config.company,
     timeZone: config.businessTimeZone,
     log: app.log,
@@ -99,10 +111,24 @@ export async function buildApp({ config, database, logger, serveClient = true, l
   const changeFeed = createChangeFeed({ database, log: app.log });
   app.addHook('onReady', () => changeFeed.start());
   app.addHook('onClose', () => changeFeed.close());
+  const streamLimits = { ...defaultLiveStreamLimits, ...liveStreamLimits };
+  const liveStreams = createLiveStreamRegistry(streamLimits);
   await app.register(eventRoutes, {
     feed: changeFeed,
-    limits: { ...defaultLiveStreamLimits, ...liveStreamLimits },
+    limits: streamLimits,
     isSessionLive: (token) => auth.isSessionLive(token),
+    streams: liveStreams,
+  });
+  await app.register(staffRoutes, {
+    staffService: createStaffAccountService({
+      db: database.db,
+      staff: createStaffRepository(database.db),
+      auth: createAuthRepository(database.db),
+      outbox: emailOutbox,
+      company: config.company,
+      onSessionsEnded: (sessionIds) => liveStreams.endSessions(sessionIds),
+    }),
+    limitPerMinute: config.loginLimitPerMinute,
   });
   await app.register(notificationRoutes, { notifications: createNotificationService({ db: database.db }) });
   await app.register(customerRoutes, {
@@ -144,6 +170,19 @@ export async function buildApp({ config, database, logger, serveClient = true, l
   app.addHook('onReady', () => geocoding.recover());
   app.addHook('onClose', () => geocoding.close());
   await app.register(geocodingRoutes, { geocoding });
+
+  // Settings (issue 10): admins only, by the session guard's rule for /api/admin/settings/*.
+  await app.register(auditRoutes, { db: database.db });
+  await app.register(technicianSettingsRoutes, { technicians: createTechnicianService({ db: database.db }) });
+  await app.register(settingsRoutes, {
+    company: config.company,
+    integrations: createIntegrationsService({
+      config,
+      emailSender,
+      chatResponder: chatResponder.responder,
+      mapTileUrl: config.map.tileUrl,
+    }),
+  });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir, csp) : undefined;
   app.setNotFoundHandler((request, reply) => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { passwordLength, passwordRuleProblem } from '#shared/auth.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { companyEnvSchema, companyProfileFrom } from '#shared/company.ts';
 import { geocoderNames, geocodingMessages, type GeocoderName } from '#shared/geocoding.ts';
@@ -41,7 +42,12 @@ const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     ADMIN_EMAIL: z.email().optional().or(z.literal('').transform(() => undefined)),
-    ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(1024).optional().or(z.literal('').transform(() => undefined)),
+    ADMIN_PASSWORD: z
+      .string()
+      .min(passwordLength.min, `must be at least ${passwordLength.min} characters`)
+      .max(passwordLength.max, `must be at most ${passwordLength.max} characters`)
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     SEED_DEMO: booleanFlag.default(true),
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
     SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
@@ -92,6 +98,13 @@ const envSchema = z
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither',
     path: ['ADMIN_PASSWORD'],
+  })
+  // The password policy's dictionary-free rules (shared/auth.ts); the start applies the whole policy
+  // when it creates the account.
+  .superRefine((env, context) => {
+    if (!env.ADMIN_PASSWORD) return;
+    const problem = passwordRuleProblem(env.ADMIN_PASSWORD, { email: env.ADMIN_EMAIL, companyName: env.COMPANY_NAME });
+    if (problem) context.addIssue({ code: 'custom', message: problem, path: ['ADMIN_PASSWORD'] });
   });
 
 export type AppConfig = {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppConfig } from './config.ts';
+import { ConfigError, type AppConfig } from './config.ts';
+import { AppError } from './errors.ts';
 import { buildApp } from './app.ts';
 import { isDatabaseEmpty, openDatabase, type DatabaseHandle } from './db/client.ts';
 import { startEmbeddedMaintenance } from './db/maintenance.ts';
@@ -24,9 +25,13 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
   const database = await openConfiguredDatabase(config, (error) => app?.log.warn({ err: error }, 'database connection lost; the pool reconnects'));
   try {
     app = await buildApp({ config, database });
-    const staff = createStaffService(createAuthRepository(database.db));
+    const staff = createStaffService(createAuthRepository(database.db), { companyName: config.company.name });
     const fallbackEmail = `admin@${config.company.email.split('@')[1] ?? 'localhost'}`;
-    const admin = await staff.ensureAdmin(config.admin, fallbackEmail);
+    const admin = await staff.ensureAdmin(config.admin, fallbackEmail).catch((error: unknown) => {
+      // The configured password fails the policy (say, a common one): a configuration problem.
+      if (error instanceof AppError && error.code === 'VALIDATION_FAILED') throw new ConfigError([`ADMIN_PASSWORD: ${error.message}`]);
+      throw error;
+    });
     if (admin?.generatedPassword) {
       // Printed once, on purpose not through the logger (which may ship to a log store).
       process.stdout.write(

@@ -51,4 +51,6 @@ export const leadWorkflowStages = ['converted_to_work_order'] as const;
 
 export const aiLeadStatuses = ['new', 'converted'] as const;
 
-export const staffRoles = ['admin'] as const;
+/** Issue 10: an admin may do everything; a dispatcher everything except staff accounts and settings. */
+export const staffRoles = ['admin', 'dispatcher'] as const;
+export type StaffRole = (typeof staffRoles)[number];

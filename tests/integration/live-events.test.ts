@@ -86,6 +86,15 @@ describe('the live-update stream', () => {
     client.close();
   });
 
+  it('publishes technician changes (settings) on the technicians topic', async () => {
+    const client = await readyStream();
+    await context.database.query(`insert into technicians (name, color) values ('Live Tech', '#123456')`);
+    await client.waitFor(isEvent('change', { topic: 'technicians', action: 'insert' }));
+    await context.database.query(`update technicians set color = '#654321' where name = 'Live Tech'`);
+    await client.waitFor(isEvent('change', { topic: 'technicians', action: 'update' }));
+    client.close();
+  });
+
   it('publishes nothing for a rolled-back change', async () => {
     const client = await readyStream();
     const from = client.received.length;

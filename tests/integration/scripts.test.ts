@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordMessages } from '#shared/auth.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { verifyPassword } from '#server/modules/auth/password.ts';
 import { createPostgresTestDatabase } from '#tests/support/test-database.ts';
@@ -49,7 +50,7 @@ describe('npm run admin:create', () => {
   it('adds a staff user with the password read from stdin, never from the arguments', async () => {
     const result = await run('scripts/create-admin.ts', ['--email', 'Dispatch@Example.com', '--name', 'Dana Dispatch'], 'a strong password 42\n');
     expect(result.stderr).toBe('');
-    expect(result.stdout).toContain('Created staff user dispatch@example.com (Dana Dispatch).');
+    expect(result.stdout).toContain('Created staff user dispatch@example.com (Dana Dispatch, admin).');
     expect(result.code).toBe(0);
 
     const database = await openScriptDatabase();
@@ -64,7 +65,7 @@ describe('npm run admin:create', () => {
   it('refuses a short password and a duplicate email with a clear message', async () => {
     const short = await run('scripts/create-admin.ts', ['--email', 'new@example.com'], 'short\n');
     expect(short.code).toBe(1);
-    expect(short.stderr).toContain('The password must be at least 12 characters.');
+    expect(short.stderr).toContain(passwordMessages.tooShort);
     const duplicate = await run('scripts/create-admin.ts', ['--email', 'dispatch@example.com'], 'another long password\n');
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toContain('A staff user with the email dispatch@example.com already exists.');

@@ -81,7 +81,7 @@ describe('first start on an empty database', () => {
 
 describe('later starts on the same database', () => {
   it('neither seeds again nor creates another account, and adds a configured admin once', async () => {
-    const configured = { ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'owner password 123' };
+    const configured = { ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'heron marsh tide 123' };
     const first = await start(configured);
     const customers = await count(first, 'customers');
     expect(await count(first, 'staff_users')).toBe(2);
@@ -95,7 +95,7 @@ describe('later starts on the same database', () => {
       const login = await fetch(`${second.url}/api/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'owner@example.com', password: 'owner password 123' }),
+        body: JSON.stringify({ email: 'owner@example.com', password: 'heron marsh tide 123' }),
       });
       expect(login.status).toBe(200);
     } finally {

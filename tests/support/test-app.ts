@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { StaffRole } from '#shared/enums.ts';
 import { buildApp, type AppDependencies } from '#server/app.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
@@ -20,11 +21,23 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 
 /** The whole application on a fresh database, driven with inject() (no port). */
 export async function createTestApp(
-  options: { env?: Record<string, string>; serveClient?: boolean; liveStreamLimits?: AppDependencies['liveStreamLimits'] } = {},
+  options: {
+    env?: Record<string, string>;
+    serveClient?: boolean;
+    liveStreamLimits?: AppDependencies['liveStreamLimits'];
+    onRoute?: AppDependencies['onRoute'];
+  } = {},
 ): Promise<TestContext> {
   const config = testConfig(options.env);
   const database = await createTestDatabase();
-  const app = await buildApp({ config, database, logger: false, serveClient: options.serveClient ?? false, liveStreamLimits: options.liveStreamLimits });
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    serveClient: options.serveClient ?? false,
+    liveStreamLimits: options.liveStreamLimits,
+    onRoute: options.onRoute,
+  });
   await app.ready();
   return {
     app,
@@ -39,8 +52,8 @@ export async function createTestApp(
 
 export const testPassword = 'correct horse battery staple';
 
-export async function createStaff(database: DatabaseHandle, email = 'staff@example.com', password = testPassword) {
-  return createStaffService(createAuthRepository(database.db)).createStaffUser({ email, name: 'Pat Staff', password });
+export async function createStaff(database: DatabaseHandle, email = 'staff@example.com', password = testPassword, role: StaffRole = 'admin') {
+  return createStaffService(createAuthRepository(database.db)).createStaffUser({ email, name: 'Pat Staff', password, role });
 }
 
 export function sessionCookieFrom(response: LightMyRequestResponse): string | undefined {

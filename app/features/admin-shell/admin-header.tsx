@@ -106,10 +106,17 @@ export function AdminHeader({ user }: { user: StaffUser }) {
               </Link>
             </li>
             <li>
-              <Link to="/admin/settings" className="block px-4 py-2 hover:bg-slate-100">
-                Settings
+              <Link to="/admin/account" className="block px-4 py-2 hover:bg-slate-100">
+                Change password
               </Link>
             </li>
+            {user.role === 'admin' ? (
+              <li>
+                <Link to="/admin/settings" className="block px-4 py-2 hover:bg-slate-100">
+                  Settings
+                </Link>
+              </li>
+            ) : null}
             <li>
               <button
                 type="button"

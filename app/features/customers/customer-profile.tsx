@@ -7,6 +7,7 @@ import { Button, buttonClass } from '#client/components/ui/button.tsx';
 import { ConfirmDialog } from '#client/components/ui/dialog.tsx';
 import { ApiError } from '#client/lib/api.ts';
 import { apiErrorMessage, useCustomerProfile, useDeleteCustomer, useUpdateCustomer } from './api.ts';
+import { ViewActivityLink } from '#client/features/settings/activity-link.tsx';
 import type { DirectoryLocationState } from './customer-directory.tsx';
 import { CustomerForm } from './customer-form.tsx';
 import { PhotoGallery, PhotoManager } from './customer-photos.tsx';
@@ -121,7 +122,10 @@ export function CustomerProfile({ customerId }: { customerId: string }) {
             </h1>
             <Badge tone={customerTypeTones[customer.type]}>{customerTypeLabels[customer.type]}</Badge>
           </div>
-          <p className="mt-1 text-sm text-slate-600">{mode === 'edit' ? 'Editing profile' : `Customer since ${formatCalendarDate(customer.createdAt)}`}</p>
+          <p className="mt-1 text-sm text-slate-600">
+            {mode === 'edit' ? 'Editing profile' : `Customer since ${formatCalendarDate(customer.createdAt)}`}
+            {mode === 'view' ? <ViewActivityLink entityType="customer" entityId={customer.id} className="ml-3" /> : null}
+          </p>
         </div>
         {mode === 'view' ? (
           <div className="flex w-full gap-3 sm:w-auto">

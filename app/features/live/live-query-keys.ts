@@ -14,6 +14,8 @@ export const liveTopicQueryKeys: Record<LiveTopic, readonly QueryKey[]> = {
   customers: [['customers'], ['work-orders'], ['leads'], ['map'], ['geocoding']],
   // A batch's progress: the setup page's stats and progress, and the map (its markers and stats line).
   geocoding_batches: [['geocoding'], ['map']],
+  // Settings: a technician's name, colour or active flag shows on the calendar, lists and pickers.
+  technicians: [['technicians'], ['calendar'], ['work-orders'], ['map']],
 };
 
 /** The prefixes to invalidate for a set of changed topics, each once. */

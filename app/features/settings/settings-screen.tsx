@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
+import { sessionQuery } from '#client/features/auth/session.ts';
 import { ActivityPanel } from './activity-panel.tsx';
 import { CompanyPanel } from './company-panel.tsx';
 import { DataPanel } from './data-panel.tsx';
@@ -22,6 +24,20 @@ export function SettingsScreen() {
   const active = settingsTabFrom(searchParams.get('tab'));
   const Panel = panels[active];
   const activeLabel = settingsTabs.find((tab) => tab.id === active)?.label;
+  // The admin layout has loaded the session before this screen renders.
+  const session = useQuery(sessionQuery);
+  if (session.data && session.data.user.role !== 'admin') {
+    return (
+      <section aria-labelledby="screen-title" className="space-y-4">
+        <h1 id="screen-title" className="text-2xl font-bold text-slate-900">
+          Settings
+        </h1>
+        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-4 text-amber-900">
+          Only administrators can open settings. Ask an administrator if something here needs changing.
+        </p>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="screen-title" className="space-y-6">
       <h1 id="screen-title" className="text-2xl font-bold text-slate-900">

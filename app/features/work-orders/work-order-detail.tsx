@@ -37,6 +37,7 @@ import {
 } from './labels.ts';
 import { EditDetailsDialog } from './edit-details-dialog.tsx';
 import { ScheduleDialog } from './schedule-dialog.tsx';
+import { ViewActivityLink } from '#client/features/settings/activity-link.tsx';
 
 type Notice = { tone: 'success' | 'error' | 'info'; text: string };
 
@@ -125,6 +126,7 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
           </h1>
           <div className="flex flex-wrap items-center gap-2">
             <span className="text-sm font-medium text-slate-700">{workOrderNumberLabel(workOrder)}</span>
+            <ViewActivityLink entityType="work_order" entityId={workOrder.id} />
             <Badge tone={workOrderStatusTone(workOrder.status)}>{workOrderStatusLabel(workOrder.status)}</Badge>
             <Badge tone={priorityTone(workOrder.priority)} className={priorityClass(workOrder.priority)}>
               {priorityLabel(workOrder.priority)} priority

@@ -15,6 +15,11 @@ export type ChatQuestion = {
 export type ChatResponder = {
   kind: 'rules' | 'model' | 'webhook';
   reply: (question: ChatQuestion) => Promise<ChatReply>;
+  /**
+   * The settings screen's test: the responder's own answer text, or a rejection with the real
+   * cause (HTTP status, timeout, malformed answer) instead of the visitor-facing fallback.
+   */
+  probe: (question: ChatQuestion) => Promise<string>;
 };
 
 /** Scores a chat booking 1-10 with an urgency (the model's JSON call, or the spec's fallback). */

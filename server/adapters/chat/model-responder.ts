@@ -80,6 +80,14 @@ export function createModelResponder(options: ModelOptions & { company: CompanyP
       }
     },
 
+    async probe(question: ChatQuestion): Promise<string> {
+      return complete(options, {
+        temperature: 0.7,
+        max_tokens: 500,
+        messages: [{ role: 'system', content: instructions }, { role: 'user', content: question.message }],
+      });
+    },
+
     /** Spec 000 section 7: the JSON scoring call at temperature 0.3; 5 with medium urgency when it fails. */
     async scoreLead(details) {
       try {

@@ -104,5 +104,5 @@ export function createRuleBasedResponder(company: CompanyProfile): ChatResponder
     }
   }
 
-  return { kind: 'rules', answer, reply: async (question) => answer(question) };
+  return { kind: 'rules', answer, reply: async (question) => answer(question), probe: async (question) => answer(question).message };
 }

@@ -17,23 +17,32 @@ const webhookReplySchema = z.object({
  */
 export function createWebhookResponder(options: { url: string; timeoutMs: number; company: CompanyProfile; log: FastifyBaseLogger }): ChatResponder {
   const { url, timeoutMs, company, log } = options;
+
+  /** One call: the webhook's reply, or a rejection with the cause. */
+  async function call(question: ChatQuestion) {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({
+        message: question.message,
+        customer_name: question.customerName ?? null,
+        phone: question.phone ?? null,
+        session_id: question.sessionId,
+      }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!response.ok) throw new Error(`The chat webhook answered ${response.status}`);
+    return webhookReplySchema.parse(await response.json());
+  }
+
   return {
     kind: 'webhook',
+    async probe(question: ChatQuestion): Promise<string> {
+      return (await call(question)).message;
+    },
     async reply(question: ChatQuestion): Promise<ChatReply> {
       try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify({
-            message: question.message,
-            customer_name: question.customerName ?? null,
-            phone: question.phone ?? null,
-            session_id: question.sessionId,
-          }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        if (!response.ok) throw new Error(`The chat webhook answered ${response.status}`);
-        const reply = webhookReplySchema.parse(await response.json());
+        const reply = await call(question);
         const urgency = (chatUrgencies as readonly string[]).includes(reply.urgency ?? '')
           ? (reply.urgency as ChatReply['urgency'])
           : detectUrgency(question.message);

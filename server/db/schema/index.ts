@@ -30,6 +30,7 @@ import {
   leadStatuses,
   leadWorkflowStages,
   staffRoles,
+  type StaffRole,
   workOrderPriorities,
   workOrderServiceTypes,
   workOrderStatuses,
@@ -58,9 +59,11 @@ export const staffUsers = pgTable(
     id: id(),
     email: text('email').notNull(),
     name: text('name').notNull(),
-    passwordHash: text('password_hash').notNull(),
-    role: text('role').notNull().default('admin'),
+    /** Null while an invited user has not chosen a password (sign-in then fails like a wrong password). */
+    passwordHash: text('password_hash'),
+    role: text('role').$type<StaffRole>().notNull().default('admin'),
     active: boolean('active').notNull().default(true),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -93,6 +96,31 @@ export const sessions = pgTable(
   ],
 );
 
+/**
+ * One-time set-password links (issue 10: invitations and resets). Only the SHA-256 of the token is
+ * kept; a link works once (used_at) and until expires_at.
+ */
+export const staffPasswordLinks = pgTable(
+  'staff_password_links',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull(),
+    staffUserId: uuid('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'invite' | 'reset'>().notNull(),
+    createdBy: uuid('created_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('staff_password_links_token_hash_key').on(table.tokenHash),
+    index('staff_password_links_staff_user_id_idx').on(table.staffUserId),
+    check('staff_password_links_purpose_check', sql`${table.purpose} in ('invite', 'reset')`),
+  ],
+);
+
 export const loginAttempts = pgTable(
   'login_attempts',
   {
@@ -121,7 +149,11 @@ export const technicians = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [check('technicians_color_check', sql`${table.color} ~ '^#[0-9a-fA-F]{6}$'`)],
+  (table) => [
+    check('technicians_color_check', sql`${table.color} ~ '^#[0-9a-fA-F]{6}$'`),
+    // Two active technicians never share a name (any case): the pickers and the calendar tell them apart by it.
+    uniqueIndex('technicians_active_name_key').on(sql`lower(${table.name})`).where(sql`${table.active}`),
+  ],
 );
 
 // Customers, equipment, photos --------------------------------------------------------------------
@@ -569,5 +601,37 @@ export const geocodingBatchItems = pgTable(
   (table) => [
     primaryKey({ name: 'geocoding_batch_items_pkey', columns: [table.batchId, table.position] }),
     check('geocoding_batch_items_status_check', sql`${table.status} is null or ${table.status} in ('success', 'failed', 'skipped')`),
+  ],
+);
+
+// Audit log -----------------------------------------------------------------------------------------
+
+/**
+ * Who changed what and when (issue 10), written by the services in the same transaction as the
+ * change. Append-only: a trigger (migration audit_log) refuses UPDATE, DELETE and TRUNCATE, so
+ * not even the application can rewrite history. No foreign key to staff_users: the entry keeps the
+ * actor's name as it was (actor_name), and a removed account must not change or block history.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    /** clock_timestamp(): several entries of one transaction keep their order. */
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+    /** The staff user who acted; null for the public site and the chat assistant. */
+    actorId: uuid('actor_id'),
+    actorName: text('actor_name').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id').notNull(),
+    /** What the record was called at that moment (a work order number, a customer's name). */
+    entityLabel: text('entity_label'),
+    action: text('action').notNull(),
+    /** The changed fields as {field: [before, after]}; never secrets. */
+    changes: jsonb('changes').$type<Record<string, [unknown, unknown]>>().notNull().default({}),
+  },
+  (table) => [
+    index('audit_log_entity_idx').on(table.entityType, table.entityId, table.occurredAt.desc(), table.id.desc()),
+    index('audit_log_occurred_at_idx').on(table.occurredAt.desc(), table.id.desc()),
+    index('audit_log_type_occurred_at_idx').on(table.entityType, table.occurredAt.desc(), table.id.desc()),
   ],
 );

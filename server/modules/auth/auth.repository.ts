@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, lt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
 import { loginAttempts, sessions, staffUsers } from '#server/db/schema/index.ts';
 
@@ -35,13 +35,31 @@ export function createAuthRepository(db: Database) {
       return rows[0]?.count ?? 0;
     },
 
-    async insertStaff(values: { email: string; name: string; passwordHash: string }): Promise<StaffUserRow> {
+    async insertStaff(values: typeof staffUsers.$inferInsert): Promise<StaffUserRow> {
       const rows = await db.insert(staffUsers).values(values).returning();
       return rows[0]!;
     },
 
-    async updateStaffPassword(id: string, passwordHash: string): Promise<void> {
-      await db.update(staffUsers).set({ passwordHash, updatedAt: new Date() }).where(eq(staffUsers.id, id));
+    async findStaffById(id: string): Promise<StaffUserRow | undefined> {
+      const rows = await db.select().from(staffUsers).where(eq(staffUsers.id, id)).limit(1);
+      return rows[0];
+    },
+
+    async updateStaffPassword(id: string, passwordHash: string, executor: Database = db): Promise<void> {
+      await executor.update(staffUsers).set({ passwordHash, updatedAt: new Date() }).where(eq(staffUsers.id, id));
+    },
+
+    async recordSignIn(id: string, at: Date): Promise<void> {
+      await db.update(staffUsers).set({ lastSignInAt: at }).where(eq(staffUsers.id, id));
+    },
+
+    /** Ends every session of a user (or all but one); returns the ended sessions' ids. */
+    async deleteSessionsOfUser(staffUserId: string, options: { except?: string; executor?: Database } = {}): Promise<string[]> {
+      const rows = await (options.executor ?? db)
+        .delete(sessions)
+        .where(and(eq(sessions.staffUserId, staffUserId), options.except ? ne(sessions.id, options.except) : undefined))
+        .returning({ id: sessions.id });
+      return rows.map((row) => row.id);
     },
 
     async insertSession(values: typeof sessions.$inferInsert): Promise<void> {

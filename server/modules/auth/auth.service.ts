@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { loginMessages, type StaffUser } from '#shared/auth.ts';
+import { loginMessages, type PasswordContext, type StaffUser } from '#shared/auth.ts';
+import { passwordProblem } from '#shared/password-policy.ts';
+import type { StaffRole } from '#shared/enums.ts';
 import { AppError } from '#server/errors.ts';
 import type { AuthRepository } from './auth.repository.ts';
-import { decoyPasswordHash, hashPassword, minimumPasswordLength, verifyPassword } from './password.ts';
+import { decoyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 
 export const loginThrottle = { maxFailures: 5, windowMinutes: 15 } as const;
 /** lastSeenAt is written at most this often, so reads do not each cost a write. */
@@ -41,6 +43,7 @@ export function createAuthService(repository: AuthRepository, policy: SessionPol
       const succeeded = Boolean(user?.active) && isPasswordValid && !isThrottled;
       await repository.recordLoginAttempt({ email, ipAddress: input.ipAddress, succeeded });
       if (!succeeded || !user) throw invalidCredentials();
+      await repository.recordSignIn(user.id, now());
 
       // Rotation: whatever session the browser held before is ended; a new token is issued.
       if (input.previousToken) await repository.deleteSessionByTokenHash(hashToken(input.previousToken));
@@ -100,17 +103,30 @@ export function createAuthService(repository: AuthRepository, policy: SessionPol
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-export function createStaffService(repository: AuthRepository) {
+/** Throws VALIDATION_FAILED with the policy's message (shared/password-policy.ts) for a password it refuses. */
+export function assertAcceptablePassword(password: string, context: PasswordContext, field = 'password'): void {
+  const problem = passwordProblem(password, context);
+  if (problem) throw new AppError('VALIDATION_FAILED', problem, [{ path: field, message: problem }]);
+}
+
+/**
+ * Creating a staff user outside the settings screen: scripts/create-admin.ts and the start-up admin.
+ * The same password policy as everywhere (the company name comes from the caller's configuration).
+ */
+export function createStaffService(repository: AuthRepository, options: { companyName?: string } = {}) {
   return {
-    async createStaffUser(input: { email: string; name: string; password: string }): Promise<StaffUser> {
+    async createStaffUser(input: { email: string; name: string; password: string; role?: StaffRole }): Promise<StaffUser> {
       const email = input.email.trim().toLowerCase();
-      if (input.password.length < minimumPasswordLength) {
-        throw new AppError('VALIDATION_FAILED', `The password must be at least ${minimumPasswordLength} characters.`);
-      }
+      assertAcceptablePassword(input.password, { email, name: input.name, companyName: options.companyName });
       if (await repository.findStaffByEmail(email)) {
         throw new AppError('CONFLICT', `A staff user with the email ${email} already exists.`);
       }
-      const row = await repository.insertStaff({ email, name: input.name.trim(), passwordHash: await hashPassword(input.password) });
+      const row = await repository.insertStaff({
+        email,
+        name: input.name.trim(),
+        role: input.role ?? 'admin',
+        passwordHash: await hashPassword(input.password),
+      });
       return { id: row.id, email: row.email, name: row.name, role: row.role };
     },
 

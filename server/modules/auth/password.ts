@@ -22,5 +22,3 @@ export function decoyPasswordHash(): Promise<string> {
   decoyHash ??= hashPassword('decoy password that matches nothing');
   return decoyHash;
 }
-
-export const minimumPasswordLength = 12;

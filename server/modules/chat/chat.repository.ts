@@ -53,8 +53,9 @@ export function createChatRepository(db: Database) {
       return rows[0]!;
     },
 
-    async insertLead(executor: Database, values: typeof aiLeads.$inferInsert): Promise<void> {
-      await executor.insert(aiLeads).values(values);
+    async insertLead(executor: Database, values: typeof aiLeads.$inferInsert) {
+      const rows = await executor.insert(aiLeads).values(values).returning({ id: aiLeads.id, leadScore: aiLeads.leadScore });
+      return rows[0]!;
     },
 
     async insertNotification(executor: Database, values: typeof adminNotifications.$inferInsert): Promise<void> {

@@ -17,6 +17,7 @@ import { serviceAreas } from '#shared/service-areas.ts';
 import type { ChatResponder, LeadScorer } from '#server/adapters/chat/chat-responder.ts';
 import { safetyReply } from '#server/adapters/chat/rule-based-responder.ts';
 import type { Database } from '#server/db/client.ts';
+import { recordAudit, systemActors } from '#server/modules/audit/audit.service.ts';
 import { AppError } from '#server/errors.ts';
 import { createChatRepository } from './chat.repository.ts';
 
@@ -101,17 +102,28 @@ export function createChatService(options: {
       try {
         const booked = await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Database;
-          const customer =
-            (await repository.findCustomerByContact(tx, { phone: input.phone, email: input.email })) ??
-            (await repository.insertCustomer(tx, {
-              name: input.name,
-              phone: input.phone,
-              email: input.email,
-              address: input.address,
-              ...placeFrom(input.address),
-              state: 'SC',
-              type: 'residential',
-            }));
+          const actor = systemActors.chatAssistant;
+          const existing = await repository.findCustomerByContact(tx, { phone: input.phone, email: input.email });
+          const newCustomer = {
+            name: input.name,
+            phone: input.phone,
+            email: input.email,
+            address: input.address,
+            ...placeFrom(input.address),
+            state: 'SC',
+            type: 'residential',
+          };
+          const customer = existing ?? (await repository.insertCustomer(tx, newCustomer));
+          if (!existing) {
+            await recordAudit(tx, {
+              actor,
+              entityType: 'customer',
+              entityId: customer.id,
+              entityLabel: customer.name,
+              action: 'created',
+              changes: Object.fromEntries(Object.entries(newCustomer).filter(([, value]) => value !== null).map(([field, value]) => [field, [null, value]])),
+            });
+          }
           const workOrder = await repository.insertWorkOrder(tx, {
             customerId: customer.id,
             title: `${label} request from website chat`,
@@ -123,7 +135,22 @@ export function createChatService(options: {
             status: 'pending',
             idempotencyKey,
           });
-          await repository.insertLead(tx, {
+          await recordAudit(tx, {
+            actor,
+            entityType: 'work_order',
+            entityId: workOrder.id,
+            entityLabel: workOrder.workOrderNumber,
+            action: 'created',
+            changes: {
+              customerId: [null, customer.id],
+              title: [null, `${label} request from website chat`],
+              serviceType: [null, input.serviceType],
+              serviceDate: [null, serviceDate],
+              priority: [null, urgencyToPriority(scored.urgency)],
+              status: [null, 'pending'],
+            },
+          });
+          const chatLead = await repository.insertLead(tx, {
             customerId: customer.id,
             conversationId: input.sessionId,
             leadScore: Math.min(10, Math.max(1, scored.score)),
@@ -133,6 +160,14 @@ export function createChatService(options: {
             source: 'ai_chat',
             notes: scored.reasons,
             workOrderId: workOrder.id,
+          });
+          await recordAudit(tx, {
+            actor,
+            entityType: 'chat_lead',
+            entityId: chatLead.id,
+            entityLabel: input.name,
+            action: 'created',
+            changes: { leadScore: [null, chatLead.leadScore], urgency: [null, scored.urgency], status: [null, 'converted'], workOrderId: [null, workOrder.id] },
           });
           const message = chatMessages.bookingSuccess(workOrder.workOrderNumber, company.phone);
           await repository.insertConversation(tx, {

@@ -165,6 +165,11 @@ export function createCustomerRepository(db: Database) {
       return (await queries.customer(id))[0];
     },
 
+    /** The customer, locked until the transaction ends (what a change is compared against). */
+    async lockById(id: string): Promise<CustomerRow | undefined> {
+      return (await db.select().from(customers).where(eq(customers.id, id)).for('update'))[0];
+    },
+
     /**
      * The customer a caller already is: the same phone number (last 10 digits, however typed) or
      * the same e-mail (any case), oldest first. Served by customers_phone_digits_idx and
@@ -218,17 +223,22 @@ export function createCustomerRepository(db: Database) {
      * slipping in between the count and the delete. Photo and equipment rows go with the customer
      * (ON DELETE CASCADE).
      */
-    async deleteUnlessWorkOrders(id: string): Promise<{ outcome: 'deleted' | 'not-found' } | { outcome: 'has-work-orders'; workOrderCount: number }> {
+    async deleteUnlessWorkOrders(
+      id: string,
+      /** Runs in the same transaction once the customer is deleted (the audit entry). */
+      onDeleted?: (tx: Database, deleted: CustomerRow) => Promise<void>,
+    ): Promise<{ outcome: 'deleted' | 'not-found' } | { outcome: 'has-work-orders'; workOrderCount: number }> {
       return db.transaction(async (transaction) => {
         const tx = transaction as unknown as Database;
-        const locked = await tx.select({ id: customers.id }).from(customers).where(eq(customers.id, id)).for('update');
-        if (locked.length === 0) return { outcome: 'not-found' as const };
+        const [locked] = await tx.select().from(customers).where(eq(customers.id, id)).for('update');
+        if (!locked) return { outcome: 'not-found' as const };
         const [{ workOrderCount } = { workOrderCount: 0 }] = await tx
           .select({ workOrderCount: count() })
           .from(workOrders)
           .where(eq(workOrders.customerId, id));
         if (workOrderCount > 0) return { outcome: 'has-work-orders' as const, workOrderCount };
         await tx.delete(customers).where(eq(customers.id, id));
+        await onDeleted?.(tx, locked);
         return { outcome: 'deleted' as const };
       });
     },

@@ -11,6 +11,7 @@ import {
   type CustomerPhotoVariant,
 } from '#shared/customer.ts';
 import { AppError } from '#server/errors.ts';
+import { actorOf } from '#server/modules/audit/audit.service.ts';
 import { parseOrThrow } from '#server/validation.ts';
 import type { CustomerService, UploadedFile } from './customer.service.ts';
 import { fileNameForMessage } from './photo-pipeline.ts';
@@ -26,18 +27,18 @@ export async function customerRoutes(app: FastifyInstance, { customers }: Option
   app.get('/api/admin/customers/lookup', async (request) => customers.lookup(parseOrThrow(customerLookupQuerySchema, request.query).q));
 
   app.post('/api/admin/customers', async (request, reply) => {
-    const customer = await customers.create(parseOrThrow(customerInputSchema, request.body));
+    const customer = await customers.create(parseOrThrow(customerInputSchema, request.body), actorOf(request));
     return reply.status(201).send({ customer });
   });
 
   app.get<CustomerParams>('/api/admin/customers/:id', async (request) => customers.profile(request.params.id));
 
   app.put<CustomerParams>('/api/admin/customers/:id', async (request) => ({
-    customer: await customers.update(request.params.id, parseOrThrow(customerInputSchema, request.body)),
+    customer: await customers.update(request.params.id, parseOrThrow(customerInputSchema, request.body), actorOf(request)),
   }));
 
   app.delete<CustomerParams>('/api/admin/customers/:id', async (request, reply) => {
-    await customers.remove(request.params.id);
+    await customers.remove(request.params.id, actorOf(request));
     return reply.status(204).send();
   });
 
@@ -54,7 +55,7 @@ export async function customerRoutes(app: FastifyInstance, { customers }: Option
   }
 
   app.delete<PhotoParams>('/api/admin/customers/:id/photos/:photoId', async (request, reply) => {
-    await customers.removePhoto(request.params.id, request.params.photoId);
+    await customers.removePhoto(request.params.id, request.params.photoId, actorOf(request));
     return reply.status(204).send();
   });
 
@@ -79,7 +80,7 @@ async function photoUploadRoute(app: FastifyInstance, { customers }: Options): P
   app.post<CustomerParams>('/api/admin/customers/:id/photos', async (request, reply) => {
     if (!request.isMultipart()) throw new AppError('VALIDATION_FAILED', customerPhotoMessages.notMultipart);
     try {
-      const photos = await customers.addPhotos(request.params.id, uploadedFiles(request));
+      const photos = await customers.addPhotos(request.params.id, uploadedFiles(request), actorOf(request));
       return reply.status(201).send({ photos });
     } catch (error) {
       discardRestOfUpload(request.raw);

@@ -17,7 +17,8 @@ import {
 import type { ObjectStorage } from '#server/adapters/storage/index.ts';
 import type { Database } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
-import { createCustomerRepository, type CustomerListRow, type CustomerPhotoRow, type CustomerRow } from './customer.repository.ts';
+import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/audit.service.ts';
+import { createCustomerRepository, type CustomerListRow, type CustomerPhotoRow, type CustomerRow, type NewCustomerPhoto } from './customer.repository.ts';
 import { photoContentType, photoObjectKeys, processPhoto, type ProcessedPhoto } from './photo-pipeline.ts';
 
 /** One file of an upload, read when the service asks for it (the multipart stream is read in order). */
@@ -76,6 +77,34 @@ export function thumbnailKeyOf(displayKey: string): string {
   return displayKey.replace(/-display(\.[a-z0-9]+)$/, '-thumb$1');
 }
 
+/**
+ * What the activity log shows of a customer: the form's fields. The geocoder's results follow
+ * from the address (and are cleared when it changes), so they are not listed as changes.
+ */
+const customerAuditFields = [
+  'name', 'phone', 'email', 'address', 'city', 'state', 'zip', 'type', 'notes', 'hasIndoorUnit', 'hasOutdoorUnit',
+  'unitBrand', 'unitModel', 'unitSerial', 'installDate', 'refrigerantType', 'tonnage',
+] as const satisfies readonly (keyof CustomerRow)[];
+
+/** The customer's entry for a created, updated or deleted row. */
+export async function recordCustomerChange(
+  tx: Database,
+  actor: AuditActor,
+  action: 'created' | 'updated' | 'deleted',
+  before: CustomerRow | undefined,
+  after: CustomerRow | undefined,
+): Promise<void> {
+  const row = (after ?? before)!;
+  const changes = diffFields(before, after, { only: customerAuditFields });
+  if (action === 'updated' && !hasChanges(changes)) return;
+  await recordAudit(tx, { actor, entityType: 'customer', entityId: row.id, entityLabel: row.name, action, changes });
+}
+
+/** The file name a photo was stored under (its object key's last part, without the timestamp). */
+function photoName(objectKey: string): string {
+  return (objectKey.split('/').pop() ?? objectKey).replace(/^\d+_/, '').replace(/-[0-9a-f]{8}-display\.[a-z0-9]+$/, '');
+}
+
 function isForeignKeyViolation(error: unknown): boolean {
   const cause = (error as { cause?: unknown })?.cause ?? error;
   return (cause as { code?: string })?.code === '23503';
@@ -102,8 +131,13 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
       return { customers: (await repository.lookup(text, customerLookupLimit)).map(listItem) };
     },
 
-    async create(values: CustomerValues): Promise<Customer> {
-      return toCustomer(await repository.insert(values));
+    async create(values: CustomerValues, actor: AuditActor): Promise<Customer> {
+      return db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Database;
+        const row = await createCustomerRepository(tx).insert(values);
+        await recordCustomerChange(tx, actor, 'created', undefined, row);
+        return toCustomer(row);
+      });
     },
 
     async profile(id: string): Promise<CustomerProfileResponse> {
@@ -117,10 +151,18 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
       };
     },
 
-    async update(id: string, values: CustomerValues): Promise<Customer> {
-      const row = await repository.update(customerId(id), values);
-      if (!row) throw customerNotFound();
-      return toCustomer(row);
+    async update(id: string, values: CustomerValues, actor: AuditActor): Promise<Customer> {
+      const key = customerId(id);
+      return db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Database;
+        const customers = createCustomerRepository(tx);
+        const before = await customers.lockById(key);
+        if (!before) throw customerNotFound();
+        const row = await customers.update(key, values);
+        if (!row) throw customerNotFound();
+        await recordCustomerChange(tx, actor, 'updated', before, row);
+        return toCustomer(row);
+      });
     },
 
     /**
@@ -128,11 +170,11 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
      * files go after the rows are committed: a failure there leaves files nobody can reach
      * (logged), never a customer whose photos are gone.
      */
-    async remove(id: string): Promise<void> {
+    async remove(id: string, actor: AuditActor): Promise<void> {
       const customer = customerId(id);
       let result;
       try {
-        result = await repository.deleteUnlessWorkOrders(customer);
+        result = await repository.deleteUnlessWorkOrders(customer, (tx, deleted) => recordCustomerChange(tx, actor, 'deleted', deleted, undefined));
       } catch (error) {
         // A work order created at the same moment: the foreign key refuses the delete.
         if (isForeignKeyViolation(error)) throw new AppError('CONFLICT', 'This customer has work orders. Delete or reassign them first.');
@@ -149,9 +191,10 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
      * All or nothing per request: every file is read, checked and re-encoded first; only when all
      * passed are the files stored and the rows inserted. A refused file stores nothing.
      */
-    async addPhotos(id: string, files: AsyncIterable<UploadedFile>): Promise<CustomerPhoto[]> {
+    async addPhotos(id: string, files: AsyncIterable<UploadedFile>, actor: AuditActor): Promise<CustomerPhoto[]> {
       const customer = customerId(id);
-      if (!(await repository.findById(customer))) throw customerNotFound();
+      const owner = await repository.findById(customer);
+      if (!owner) throw customerNotFound();
 
       const processed: ProcessedPhoto[] = [];
       for await (const file of files) {
@@ -164,7 +207,7 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
       const timestamp = Date.now();
       const written: string[] = [];
       try {
-        const rows = [];
+        const rows: NewCustomerPhoto[] = [];
         for (const photo of processed) {
           const keys = photoObjectKeys(customer, timestamp, photo.safeName);
           await storage.put(keys.display, photo.display.bytes, photoContentType);
@@ -180,7 +223,20 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
             sizeBytes: photo.display.bytes.length,
           });
         }
-        return (await repository.insertPhotos(rows)).map(toPhoto);
+        const inserted = await db.transaction(async (transaction) => {
+          const tx = transaction as unknown as Database;
+          const photoRows = await createCustomerRepository(tx).insertPhotos(rows);
+          await recordAudit(tx, {
+            actor,
+            entityType: 'customer',
+            entityId: customer,
+            entityLabel: owner.name,
+            action: 'photos_added',
+            changes: { photos: [null, photoRows.map((row) => photoName(row.objectKey))] },
+          });
+          return photoRows;
+        });
+        return inserted.map(toPhoto);
       } catch (error) {
         await removeObjects(written);
         // The customer was deleted while the photos were being processed.
@@ -200,10 +256,25 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
       return { bytes: stored.bytes, contentType: photo.contentType };
     },
 
-    async removePhoto(id: string, photoId: string): Promise<void> {
+    async removePhoto(id: string, photoId: string, actor: AuditActor): Promise<void> {
       const customer = customerId(id);
       if (!uuidPattern.test(photoId)) throw photoNotFound();
-      const photo = await repository.deletePhoto(customer, photoId);
+      const photo = await db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Database;
+        const customers = createCustomerRepository(tx);
+        const deleted = await customers.deletePhoto(customer, photoId);
+        if (!deleted) return undefined;
+        const owner = await customers.findById(customer);
+        await recordAudit(tx, {
+          actor,
+          entityType: 'customer',
+          entityId: customer,
+          entityLabel: owner?.name ?? null,
+          action: 'photo_removed',
+          changes: { photo: [photoName(deleted.objectKey), null] },
+        });
+        return deleted;
+      });
       if (!photo) throw photoNotFound();
       await removeObjects([photo.objectKey, thumbnailKeyOf(photo.objectKey)]);
     },

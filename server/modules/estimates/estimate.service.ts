@@ -7,6 +7,7 @@ import { estimateServiceTypeLabels } from '#shared/estimate-labels.ts';
 import { estimatePriority } from '#shared/estimates.ts';
 import { notificationTypes } from '#shared/notifications.ts';
 import type { Database } from '#server/db/client.ts';
+import { diffFields, recordAudit, systemActors } from '#server/modules/audit/audit.service.ts';
 import type { EmailOutbox } from '#server/modules/email/email-outbox.ts';
 import { createNotificationRepository } from '#server/modules/notifications/notification.repository.ts';
 import { estimateRequestEmails } from './estimate-emails.ts';
@@ -51,6 +52,14 @@ export function createEstimateService(options: { db: Database; outbox: EmailOutb
         if (row) {
           await outbox.enqueue(tx, estimateRequestEmails({ ...request, id: row.id, priority }, company, `${company.siteUrl}/admin/estimates`));
           await notifications.insert(tx, newEstimateNotification(row));
+          await recordAudit(tx, {
+            actor: systemActors.websiteVisitor,
+            entityType: 'lead',
+            entityId: row.id,
+            entityLabel: row.name,
+            action: 'created',
+            changes: diffFields(undefined, row, { only: ['name', 'email', 'phone', 'address', 'serviceType', 'description', 'preferredDate', 'preferredTime', 'status', 'priority', 'source'] }),
+          });
         }
         return row;
       });

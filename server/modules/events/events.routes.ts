@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LiveChange } from '#shared/live-events.ts';
 import { readSessionToken } from '#server/plugins/session.ts';
 import type { ChangeFeed } from './change-feed.ts';
-import { createLiveStreamRegistry, type LiveStreamLimits } from './live-streams.service.ts';
+import { createLiveStreamRegistry, type LiveStreamLimits, type LiveStreamRegistry } from './live-streams.service.ts';
 
 const readyEvent = 'event: ready\ndata: {}\n\n';
 
@@ -13,10 +13,16 @@ const readyEvent = 'event: ready\ndata: {}\n\n';
  */
 export async function eventRoutes(
   app: FastifyInstance,
-  options: { feed: ChangeFeed; limits: LiveStreamLimits; isSessionLive: (token: string | undefined) => Promise<boolean> },
+  options: {
+    feed: ChangeFeed;
+    limits: LiveStreamLimits;
+    isSessionLive: (token: string | undefined) => Promise<boolean>;
+    /** The registry of open streams, when the caller also needs it (to end a session's streams). */
+    streams?: LiveStreamRegistry;
+  },
 ): Promise<void> {
   const { feed, limits } = options;
-  const streams = createLiveStreamRegistry(limits);
+  const streams = options.streams ?? createLiveStreamRegistry(limits);
   // Before the server stops accepting: end every stream, else close() would wait for them forever.
   app.addHook('preClose', async () => streams.endAll());
 

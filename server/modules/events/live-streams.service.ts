@@ -28,26 +28,34 @@ export const liveStreamMessages = {
  * shutdown (an open stream would otherwise hold the server's close forever).
  */
 export function createLiveStreamRegistry(limits: Pick<LiveStreamLimits, 'maxStreamsPerSession' | 'maxStreams'>) {
-  const perSession = new Map<string, number>();
+  const perSession = new Map<string, Set<() => void>>();
   const open = new Set<() => void>();
 
   return {
     /** Admits one more stream or throws 429; returns the release to call when the stream ends. */
     admit(sessionId: string, end: () => void): () => void {
-      const held = perSession.get(sessionId) ?? 0;
-      if (held >= limits.maxStreamsPerSession) throw new AppError('RATE_LIMITED', liveStreamMessages.tooManyForSession);
+      const held = perSession.get(sessionId) ?? new Set<() => void>();
+      if (held.size >= limits.maxStreamsPerSession) throw new AppError('RATE_LIMITED', liveStreamMessages.tooManyForSession);
       if (open.size >= limits.maxStreams) throw new AppError('RATE_LIMITED', liveStreamMessages.tooMany);
-      perSession.set(sessionId, held + 1);
+      held.add(end);
+      perSession.set(sessionId, held);
       open.add(end);
       let isReleased = false;
       return () => {
         if (isReleased) return;
         isReleased = true;
         open.delete(end);
-        const remaining = (perSession.get(sessionId) ?? 1) - 1;
-        if (remaining > 0) perSession.set(sessionId, remaining);
-        else perSession.delete(sessionId);
+        held.delete(end);
+        if (held.size === 0 && perSession.get(sessionId) === held) perSession.delete(sessionId);
       };
+    },
+
+    /**
+     * Ends at once the streams of sessions that were just ended (a deactivated account, a password
+     * reset) on this instance; other instances end theirs at their next heartbeat's session check.
+     */
+    endSessions(sessionIds: readonly string[]): void {
+      for (const sessionId of sessionIds) for (const end of [...(perSession.get(sessionId) ?? [])]) end();
     },
 
     get openCount(): number {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { todayIn } from '#shared/dates.ts';
 import { leadConversionSchema, leadListQuerySchema, leadStatusChangeSchema } from '#shared/lead.ts';
+import { actorOf } from '#server/modules/audit/audit.service.ts';
 import { parseOrThrow } from '#server/validation.ts';
 import type { LeadService } from './lead.service.ts';
 
@@ -26,13 +27,13 @@ export async function leadRoutes(app: FastifyInstance, { leads, timeZone }: Opti
 
   app.post<LeadParams>('/api/admin/leads/estimate/:id/status', async (request) => {
     const { status, expectedUpdatedAt } = parseOrThrow(leadStatusChangeSchema, request.body);
-    return { lead: await leads.changeStatus(request.params.id, status, expectedUpdatedAt) };
+    return { lead: await leads.changeStatus(request.params.id, status, expectedUpdatedAt, actorOf(request)) };
   });
 
   app.get<LeadParams>('/api/admin/leads/estimate/:id/conversion', async (request) => leads.proposal(request.params.id));
 
   app.post<LeadParams>('/api/admin/leads/estimate/:id/convert', async (request, reply) => {
     const values = parseOrThrow(leadConversionSchema(todayIn(timeZone)), request.body);
-    return reply.status(201).send(await leads.convert(request.params.id, values));
+    return reply.status(201).send(await leads.convert(request.params.id, values, actorOf(request)));
   });
 }

@@ -25,9 +25,11 @@ import {
 } from '#shared/lead.ts';
 import type { Database } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
+import { diffFields, recordAudit, type AuditActor } from '#server/modules/audit/audit.service.ts';
 import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
+import { recordCustomerChange } from '#server/modules/customers/customer.service.ts';
 import { createWorkOrderRepository } from '#server/modules/work-orders/work-order.repository.ts';
-import { newWorkOrder, technicianUnavailable } from '#server/modules/work-orders/work-order.service.ts';
+import { newWorkOrder, recordWorkOrderChange, technicianUnavailable } from '#server/modules/work-orders/work-order.service.ts';
 import { createLeadRepository, type LeadRow } from './lead.repository.ts';
 
 type ConversionValues = z.output<ReturnType<typeof leadConversionSchema>>;
@@ -123,9 +125,26 @@ export function createLeadService(options: { db: Database; today: () => string; 
     },
 
     /** Any status, in any order (spec 000 section 4), but only over the version the user saw. */
-    async changeStatus(id: string, status: LeadStatus, expectedUpdatedAt: string): Promise<EstimateLead> {
+    async changeStatus(id: string, status: LeadStatus, expectedUpdatedAt: string, actor: AuditActor): Promise<EstimateLead> {
       const key = leadId(id);
-      const row = await repository.updateStatusIfCurrent(key, status, expectedUpdatedAt);
+      const row = await db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Database;
+        const leads = createLeadRepository(tx);
+        const before = await leads.lockEstimateRequest(key);
+        if (!before) return undefined;
+        const after = await leads.updateStatusIfCurrent(key, status, expectedUpdatedAt);
+        if (after && after.status !== before.status) {
+          await recordAudit(tx, {
+            actor,
+            entityType: 'lead',
+            entityId: key,
+            entityLabel: after.name,
+            action: 'status_changed',
+            changes: diffFields(before, after, { only: ['status'] }),
+          });
+        }
+        return after;
+      });
       if (row) return estimateLead(key);
       const current = await repository.findLead('estimate', key);
       if (!current) throw notFound();
@@ -173,7 +192,7 @@ export function createLeadService(options: { db: Database; today: () => string; 
      * created (pending, pointing back at the request) and the request marked converted. Anything
      * refused on the way leaves nothing behind. A second conversion waits on the lock and is refused.
      */
-    async convert(id: string, values: ConversionValues): Promise<LeadConversionResult> {
+    async convert(id: string, values: ConversionValues, actor: AuditActor): Promise<LeadConversionResult> {
       const key = leadId(id);
       let result: { workOrder: { id: string; workOrderNumber: string }; customer: { id: string; name: string }; isNewCustomer: boolean };
       try {
@@ -195,7 +214,9 @@ export function createLeadService(options: { db: Database; today: () => string; 
             customer = existing;
           } else {
             const { mode: _mode, ...customerValues } = values.customer;
-            customer = await customers.insert(customerValues);
+            const created = await customers.insert(customerValues);
+            await recordCustomerChange(tx, actor, 'created', undefined, created);
+            customer = created;
           }
 
           const workOrders = createWorkOrderRepository(tx);
@@ -204,6 +225,15 @@ export function createLeadService(options: { db: Database; today: () => string; 
 
           const marked = await leads.markConverted(key, { customerId: customer.id, workOrderId: workOrder.id, status: convertedLeadStatus });
           if (!marked) throw new AppError('CONFLICT', leadMessages.alreadyConverted);
+          await recordWorkOrderChange(tx, actor, 'created', undefined, workOrder);
+          await recordAudit(tx, {
+            actor,
+            entityType: 'lead',
+            entityId: key,
+            entityLabel: marked.name,
+            action: 'converted',
+            changes: diffFields(lead, marked, { only: ['status', 'workflowStage', 'customerId', 'workOrderId'] }),
+          });
           return {
             workOrder: { id: workOrder.id, workOrderNumber: workOrder.workOrderNumber },
             customer: { id: customer.id, name: customer.name },

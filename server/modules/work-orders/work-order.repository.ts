@@ -280,6 +280,11 @@ export function createWorkOrderRepository(db: Database) {
       return (await db.select().from(workOrders).where(eq(workOrders.id, id)))[0];
     },
 
+    /** The work order, locked until the transaction ends (what a change is compared against). */
+    async lockById(id: string): Promise<WorkOrderRow | undefined> {
+      return (await db.select().from(workOrders).where(eq(workOrders.id, id)).for('update'))[0];
+    },
+
     async insert(values: NewWorkOrder): Promise<WorkOrderRow> {
       return (await db.insert(workOrders).values({ ...values, status: 'pending' }).returning())[0]!;
     },
@@ -388,6 +393,15 @@ export function createWorkOrderRepository(db: Database) {
 
     async insertTask(values: typeof workOrderTasks.$inferInsert): Promise<TaskRow> {
       return (await db.insert(workOrderTasks).values(values).returning())[0]!;
+    },
+
+    async lockTask(workOrderId: string, taskId: string): Promise<TaskRow | undefined> {
+      const rows = await db
+        .select()
+        .from(workOrderTasks)
+        .where(and(eq(workOrderTasks.id, taskId), eq(workOrderTasks.workOrderId, workOrderId)))
+        .for('update');
+      return rows[0];
     },
 
     async updateTask(workOrderId: string, taskId: string, values: Partial<Pick<TaskRow, 'status' | 'timeSpentMinutes'>>): Promise<TaskRow | undefined> {

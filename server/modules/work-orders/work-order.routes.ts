@@ -14,6 +14,7 @@ import {
   workOrderTaskUpdateSchema,
   workOrderUpdateSchema,
 } from '#shared/work-order.ts';
+import { actorOf } from '#server/modules/audit/audit.service.ts';
 import { parseOrThrow } from '#server/validation.ts';
 import type { WorkOrderService } from './work-order.service.ts';
 
@@ -34,21 +35,21 @@ export async function workOrderRoutes(app: FastifyInstance, { workOrders, timeZo
     // The inline form sends the new customer as an object; otherwise an existing customer's id.
     if (body && typeof body === 'object' && body.customer !== undefined && body.customer !== null) {
       const { customer, ...values } = parseOrThrow(workOrderCreateWithCustomerSchema(today), body);
-      const created = await workOrders.createWithCustomer(customer, values);
+      const created = await workOrders.createWithCustomer(customer, values, actorOf(request));
       return reply.status(201).send(created);
     }
-    const workOrder = await workOrders.create(parseOrThrow(workOrderCreateRequestSchema(today), body));
+    const workOrder = await workOrders.create(parseOrThrow(workOrderCreateRequestSchema(today), body), actorOf(request));
     return reply.status(201).send({ workOrder });
   });
 
   app.get<WorkOrderParams>('/api/admin/work-orders/:id', async (request) => workOrders.detail(request.params.id));
 
   app.put<WorkOrderParams>('/api/admin/work-orders/:id', async (request) => ({
-    workOrder: await workOrders.update(request.params.id, parseOrThrow(workOrderUpdateSchema, request.body)),
+    workOrder: await workOrders.update(request.params.id, parseOrThrow(workOrderUpdateSchema, request.body), actorOf(request)),
   }));
 
   app.delete<WorkOrderParams>('/api/admin/work-orders/:id', async (request, reply) => {
-    await workOrders.remove(request.params.id, parseOrThrow(deleteQuerySchema, request.query).expectedUpdatedAt);
+    await workOrders.remove(request.params.id, parseOrThrow(deleteQuerySchema, request.query).expectedUpdatedAt, actorOf(request));
     return reply.status(204).send();
   });
 
@@ -58,42 +59,42 @@ export async function workOrderRoutes(app: FastifyInstance, { workOrders, timeZo
   );
 
   app.post<WorkOrderParams>('/api/admin/work-orders/:id/reschedule', async (request) => ({
-    workOrder: await workOrders.reschedule(request.params.id, parseOrThrow(calendarRescheduleSchema, request.body)),
+    workOrder: await workOrders.reschedule(request.params.id, parseOrThrow(calendarRescheduleSchema, request.body), actorOf(request)),
   }));
 
   app.put<WorkOrderParams>('/api/admin/work-orders/:id/appointment', async (request) => ({
-    workOrder: await workOrders.updateAppointment(request.params.id, parseOrThrow(calendarAppointmentUpdateSchema, request.body)),
+    workOrder: await workOrders.updateAppointment(request.params.id, parseOrThrow(calendarAppointmentUpdateSchema, request.body), actorOf(request)),
   }));
 
   app.post<WorkOrderParams>('/api/admin/work-orders/:id/assign', async (request) => ({
-    workOrder: await workOrders.assignTechnician(request.params.id, parseOrThrow(calendarAssignSchema, request.body)),
+    workOrder: await workOrders.assignTechnician(request.params.id, parseOrThrow(calendarAssignSchema, request.body), actorOf(request)),
   }));
 
   app.post<WorkOrderParams>('/api/admin/work-orders/:id/status', async (request) => {
     const { status, expectedUpdatedAt } = parseOrThrow(workOrderStatusChangeSchema, request.body);
-    return { workOrder: await workOrders.changeStatus(request.params.id, status, expectedUpdatedAt) };
+    return { workOrder: await workOrders.changeStatus(request.params.id, status, expectedUpdatedAt, actorOf(request)) };
   });
 
   app.put<WorkOrderParams>('/api/admin/work-orders/:id/notes', async (request) => {
     const { notes, expectedUpdatedAt } = parseOrThrow(workOrderNotesSchema, request.body);
-    return { workOrder: await workOrders.updateNotes(request.params.id, notes, expectedUpdatedAt) };
+    return { workOrder: await workOrders.updateNotes(request.params.id, notes, expectedUpdatedAt, actorOf(request)) };
   });
 
   app.post<WorkOrderParams>('/api/admin/work-orders/:id/schedule', async (request) => ({
-    workOrder: await workOrders.schedule(request.params.id, parseOrThrow(workOrderScheduleSchema(todayIn(timeZone)), request.body)),
+    workOrder: await workOrders.schedule(request.params.id, parseOrThrow(workOrderScheduleSchema(todayIn(timeZone)), request.body), actorOf(request)),
   }));
 
   app.post<WorkOrderParams>('/api/admin/work-orders/:id/tasks', async (request, reply) => {
-    const task = await workOrders.addTask(request.params.id, parseOrThrow(workOrderTaskCreateSchema, request.body));
+    const task = await workOrders.addTask(request.params.id, parseOrThrow(workOrderTaskCreateSchema, request.body), actorOf(request));
     return reply.status(201).send({ task });
   });
 
   app.patch<TaskParams>('/api/admin/work-orders/:id/tasks/:taskId', async (request) => ({
-    task: await workOrders.updateTask(request.params.id, request.params.taskId, parseOrThrow(workOrderTaskUpdateSchema, request.body)),
+    task: await workOrders.updateTask(request.params.id, request.params.taskId, parseOrThrow(workOrderTaskUpdateSchema, request.body), actorOf(request)),
   }));
 
   app.post<WorkOrderParams>('/api/admin/work-orders/:id/inspection-reports', async (request, reply) => {
-    const inspectionReport = await workOrders.addInspectionReport(request.params.id, parseOrThrow(inspectionReportSchema, request.body));
+    const inspectionReport = await workOrders.addInspectionReport(request.params.id, parseOrThrow(inspectionReportSchema, request.body), actorOf(request));
     return reply.status(201).send({ inspectionReport });
   });
 

@@ -34,8 +34,9 @@ import {
 import type { Database } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
+import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/audit.service.ts';
 import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
-import { toCustomer } from '#server/modules/customers/customer.service.ts';
+import { recordCustomerChange, toCustomer } from '#server/modules/customers/customer.service.ts';
 import {
   createWorkOrderRepository,
   type InspectionReportRow,
@@ -156,15 +157,33 @@ function durationHours(start: string, end: string): number {
 /** No work order has this id: what a new one's overlap check excludes. */
 const noWorkOrderId = '00000000-0000-0000-0000-000000000000';
 
+/**
+ * What the activity log leaves out of a work order's changes: its number (never changes), and the
+ * stamps and instants that follow from the status and the appointment fields already listed.
+ */
+const workOrderAuditOmit = [
+  'workOrderNumber', 'scheduledDate', 'startedAt', 'completedAt', 'actualStartTime', 'actualEndTime', 'idempotencyKey',
+] as const satisfies readonly (keyof WorkOrderRow)[];
+
+/** The work order's entry for a change; an update that changed nothing records nothing. */
+export async function recordWorkOrderChange(
+  tx: Database,
+  actor: AuditActor,
+  action: string,
+  before: WorkOrderRow | undefined,
+  after: WorkOrderRow | undefined,
+): Promise<void> {
+  const row = (after ?? before)!;
+  const changes = diffFields(before, after, { omit: workOrderAuditOmit });
+  if (before && after && !hasChanges(changes)) return;
+  await recordAudit(tx, { actor, entityType: 'work_order', entityId: row.id, entityLabel: row.workOrderNumber, action, changes });
+}
+
 const deletableStatuses = ['pending', 'scheduled', 'cancelled'] as const satisfies readonly WorkOrderStatus[];
 
 export function createWorkOrderService(options: { db: Database; timeZone: string }) {
   const { db, timeZone } = options;
   const repository = createWorkOrderRepository(db);
-
-  async function refusal(id: string, expectedUpdatedAt: string, statusRefusal: (current: WorkOrderRow) => AppError): Promise<AppError> {
-    return refusalIn(repository, id, expectedUpdatedAt, statusRefusal);
-  }
 
   /** Answers of the calendar's range read, per database snapshot (server/db/snapshot-cache.ts), as the JSON sent. */
   const calendarAnswers = createSnapshotCache<string>(db, { maxEntries: 32 });
@@ -184,8 +203,29 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
     };
   }
 
-  async function ensureTechnician(technicianId: string | null): Promise<void> {
-    if (technicianId && !(await repository.isActiveTechnician(technicianId))) throw technicianUnavailable();
+  async function ensureTechnician(technicianId: string | null, workOrders: WorkOrderRepository = repository): Promise<void> {
+    if (technicianId && !(await workOrders.isActiveTechnician(technicianId))) throw technicianUnavailable();
+  }
+
+  /**
+   * One change of an existing work order in a transaction: the row is locked, changed, and the
+   * change recorded in the activity log with the fields it changed.
+   */
+  async function changeAudited(
+    key: string,
+    actor: AuditActor,
+    action: string,
+    change: (workOrders: WorkOrderRepository, before: WorkOrderRow) => Promise<WorkOrderRow>,
+  ): Promise<WorkOrder> {
+    return db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Database;
+      const workOrders = createWorkOrderRepository(tx);
+      const before = await workOrders.lockById(key);
+      if (!before) throw notFound();
+      const after = await change(workOrders, before);
+      await recordWorkOrderChange(tx, actor, action, before, after);
+      return toWorkOrder(after);
+    });
   }
 
   return {
@@ -207,22 +247,25 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
      * A new work order. With an appointment (the calendar's 'Create New Appointment') and a
      * technician, the technician is locked and checked for a double booking first, as a drag is.
      */
-    async create(values: WorkOrderCreateValues): Promise<WorkOrder> {
+    async create(values: WorkOrderCreateValues, actor: AuditActor): Promise<WorkOrder> {
       const { technicianId, startTime, endTime } = values;
       try {
-        if (!technicianId || !startTime || !endTime) {
-          await ensureTechnician(technicianId);
-          return toWorkOrder(await repository.insert(newWorkOrder(values.customerId, values, timeZone)));
-        }
         return await db.transaction(async (transaction) => {
-          const workOrders = createWorkOrderRepository(transaction as unknown as Database);
-          const technician = await workOrders.lockTechnician(technicianId);
-          if (!technician?.active) throw technicianUnavailable();
-          if (!values.allowOverlap) {
-            const overlaps = await workOrders.overlappingAppointments(technicianId, values.serviceDate, startTime, endTime, noWorkOrderId);
-            if (overlaps.length > 0) throw await overlapRefusal(workOrders, technicianId, overlaps);
+          const tx = transaction as unknown as Database;
+          const workOrders = createWorkOrderRepository(tx);
+          if (!technicianId || !startTime || !endTime) {
+            await ensureTechnician(technicianId, workOrders);
+          } else {
+            const technician = await workOrders.lockTechnician(technicianId);
+            if (!technician?.active) throw technicianUnavailable();
+            if (!values.allowOverlap) {
+              const overlaps = await workOrders.overlappingAppointments(technicianId, values.serviceDate, startTime, endTime, noWorkOrderId);
+              if (overlaps.length > 0) throw await overlapRefusal(workOrders, technicianId, overlaps);
+            }
           }
-          return toWorkOrder(await workOrders.insert(newWorkOrder(values.customerId, values, timeZone)));
+          const row = await workOrders.insert(newWorkOrder(values.customerId, values, timeZone));
+          await recordWorkOrderChange(tx, actor, 'created', undefined, row);
+          return toWorkOrder(row);
         });
       } catch (error) {
         if (isForeignKeyViolation(error)) {
@@ -233,7 +276,7 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
     },
 
     /** The customer and the work order in one transaction: a refused work order leaves no customer behind. */
-    async createWithCustomer(customer: CustomerValues, values: WorkOrderValues): Promise<{ workOrder: WorkOrder; customer: Customer }> {
+    async createWithCustomer(customer: CustomerValues, values: WorkOrderValues, actor: AuditActor): Promise<{ workOrder: WorkOrder; customer: Customer }> {
       try {
         return await db.transaction(async (transaction) => {
           const tx = transaction as unknown as Database;
@@ -241,6 +284,8 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
           const workOrders = createWorkOrderRepository(tx);
           if (values.technicianId && !(await workOrders.isActiveTechnician(values.technicianId))) throw technicianUnavailable();
           const row = await workOrders.insert(newWorkOrder(customerRow.id, values, timeZone));
+          await recordCustomerChange(tx, actor, 'created', undefined, customerRow);
+          await recordWorkOrderChange(tx, actor, 'created', undefined, row);
           return { workOrder: toWorkOrder(row), customer: toCustomer(customerRow) };
         });
       } catch (error) {
@@ -269,7 +314,7 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
       };
     },
 
-    async changeStatus(id: string, status: WorkOrderStatus, expectedUpdatedAt: string): Promise<WorkOrder> {
+    async changeStatus(id: string, status: WorkOrderStatus, expectedUpdatedAt: string, actor: AuditActor): Promise<WorkOrder> {
       const key = workOrderId(id);
       const stamps =
         status === 'in-progress'
@@ -277,79 +322,129 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
           : status === 'completed'
             ? { completedAt: sqlNow, actualEndTime: sqlNow }
             : {};
-      const row = await repository.updateIfCurrent(key, expectedUpdatedAt, statusesAllowedTo(status), { status, ...stamps });
-      if (row) return toWorkOrder(row);
-      throw await refusal(key, expectedUpdatedAt, (current) =>
-        new AppError('CONFLICT', workOrderMessages.transitionRefused(current.status as WorkOrderStatus, status)),
-      );
+      return changeAudited(key, actor, 'status_changed', async (workOrders) => {
+        const row = await workOrders.updateIfCurrent(key, expectedUpdatedAt, statusesAllowedTo(status), { status, ...stamps });
+        if (row) return row;
+        throw await refusalIn(workOrders, key, expectedUpdatedAt, (current) =>
+          new AppError('CONFLICT', workOrderMessages.transitionRefused(current.status as WorkOrderStatus, status)),
+        );
+      });
     },
 
     /** 'Edit Details': the form's fields and the linked equipment, if nobody changed the order meanwhile. */
-    async update(id: string, values: z.output<typeof workOrderUpdateSchema>): Promise<WorkOrder> {
+    async update(id: string, values: z.output<typeof workOrderUpdateSchema>, actor: AuditActor): Promise<WorkOrder> {
       const key = workOrderId(id);
       const { expectedUpdatedAt, ...fields } = values;
-      const current = await repository.findById(key);
-      if (!current) throw notFound();
-      // A technician who left stays on the orders they had; only a newly chosen one must be active.
-      if (fields.technicianId !== current.technicianId) await ensureTechnician(fields.technicianId);
-      if (fields.equipmentId && fields.equipmentId !== current.equipmentId && !(await repository.isCustomersEquipment(key, fields.equipmentId))) {
-        throw equipmentUnavailable();
-      }
-      const row = await repository.updateIfCurrent(key, expectedUpdatedAt, undefined, fields);
-      if (row) return toWorkOrder(row);
-      throw await refusal(key, expectedUpdatedAt, () => notFound());
-    },
-
-    async updateNotes(id: string, notes: string, expectedUpdatedAt: string): Promise<WorkOrder> {
-      const key = workOrderId(id);
-      const row = await repository.updateIfCurrent(key, expectedUpdatedAt, undefined, { notes: notes.trim() === '' ? null : notes });
-      if (row) return toWorkOrder(row);
-      throw await refusal(key, expectedUpdatedAt, () => notFound());
-    },
-
-    async schedule(id: string, values: ScheduleValues): Promise<WorkOrder> {
-      const key = workOrderId(id);
-      await ensureTechnician(values.technicianId);
-      const row = await repository.updateIfCurrent(key, values.expectedUpdatedAt, schedulableStatuses, {
-        status: 'scheduled',
-        serviceDate: values.date,
-        scheduledDate: sqlLocalTimestamp(values.date, values.startTime, timeZone),
-        scheduledStartTime: values.startTime,
-        scheduledEndTime: scheduleEndTime(values.startTime, values.durationHours),
-        estimatedDuration: values.durationHours,
-        technicianId: values.technicianId,
-        specialInstructions: values.specialInstructions,
+      return changeAudited(key, actor, 'updated', async (workOrders, current) => {
+        // A technician who left stays on the orders they had; only a newly chosen one must be active.
+        if (fields.technicianId !== current.technicianId) await ensureTechnician(fields.technicianId, workOrders);
+        if (fields.equipmentId && fields.equipmentId !== current.equipmentId && !(await workOrders.isCustomersEquipment(key, fields.equipmentId))) {
+          throw equipmentUnavailable();
+        }
+        const row = await workOrders.updateIfCurrent(key, expectedUpdatedAt, undefined, fields);
+        if (row) return row;
+        throw await refusalIn(workOrders, key, expectedUpdatedAt, () => notFound());
       });
-      if (row) return toWorkOrder(row);
-      throw await refusal(key, values.expectedUpdatedAt, () => new AppError('CONFLICT', workOrderMessages.scheduleOnlyOpen));
     },
 
-    async addTask(id: string, values: z.output<typeof workOrderTaskCreateSchema>): Promise<WorkOrderTask> {
+    async updateNotes(id: string, notes: string, expectedUpdatedAt: string, actor: AuditActor): Promise<WorkOrder> {
       const key = workOrderId(id);
-      try {
-        return toTask(await repository.insertTask({ workOrderId: key, ...values }));
-      } catch (error) {
+      return changeAudited(key, actor, 'notes_updated', async (workOrders) => {
+        const row = await workOrders.updateIfCurrent(key, expectedUpdatedAt, undefined, { notes: notes.trim() === '' ? null : notes });
+        if (row) return row;
+        throw await refusalIn(workOrders, key, expectedUpdatedAt, () => notFound());
+      });
+    },
+
+    async schedule(id: string, values: ScheduleValues, actor: AuditActor): Promise<WorkOrder> {
+      const key = workOrderId(id);
+      return changeAudited(key, actor, 'scheduled', async (workOrders) => {
+        await ensureTechnician(values.technicianId, workOrders);
+        const row = await workOrders.updateIfCurrent(key, values.expectedUpdatedAt, schedulableStatuses, {
+          status: 'scheduled',
+          serviceDate: values.date,
+          scheduledDate: sqlLocalTimestamp(values.date, values.startTime, timeZone),
+          scheduledStartTime: values.startTime,
+          scheduledEndTime: scheduleEndTime(values.startTime, values.durationHours),
+          estimatedDuration: values.durationHours,
+          technicianId: values.technicianId,
+          specialInstructions: values.specialInstructions,
+        });
+        if (row) return row;
+        throw await refusalIn(workOrders, key, values.expectedUpdatedAt, () => new AppError('CONFLICT', workOrderMessages.scheduleOnlyOpen));
+      });
+    },
+
+    async addTask(id: string, values: z.output<typeof workOrderTaskCreateSchema>, actor: AuditActor): Promise<WorkOrderTask> {
+      const key = workOrderId(id);
+      return db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Database;
+        const workOrders = createWorkOrderRepository(tx);
+        const order = await workOrders.findById(key);
+        if (!order) throw notFound();
+        const task = await workOrders.insertTask({ workOrderId: key, ...values });
+        await recordAudit(tx, {
+          actor,
+          entityType: 'work_order',
+          entityId: key,
+          entityLabel: order.workOrderNumber,
+          action: 'task_added',
+          changes: diffFields(undefined, task, { only: ['taskName', 'status', 'timeSpentMinutes'] }),
+        });
+        return toTask(task);
+      }).catch((error: unknown) => {
         if (isForeignKeyViolation(error)) throw notFound();
         throw error;
-      }
+      });
     },
 
-    async updateTask(id: string, taskId: string, values: z.output<typeof workOrderTaskUpdateSchema>): Promise<WorkOrderTask> {
+    async updateTask(id: string, taskId: string, values: z.output<typeof workOrderTaskUpdateSchema>, actor: AuditActor): Promise<WorkOrderTask> {
       const key = workOrderId(id);
       if (!uuidPattern.test(taskId)) throw new AppError('NOT_FOUND', workOrderMessages.taskNotFound);
-      const row = await repository.updateTask(key, taskId.toLowerCase(), values);
-      if (!row) throw new AppError('NOT_FOUND', workOrderMessages.taskNotFound);
-      return toTask(row);
+      return db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Database;
+        const workOrders = createWorkOrderRepository(tx);
+        const before = await workOrders.lockTask(key, taskId.toLowerCase());
+        const row = before && (await workOrders.updateTask(key, taskId.toLowerCase(), values));
+        if (!before || !row) throw new AppError('NOT_FOUND', workOrderMessages.taskNotFound);
+        const changes = diffFields(before, row, { only: ['status', 'timeSpentMinutes'] });
+        if (hasChanges(changes)) {
+          const order = await workOrders.findById(key);
+          await recordAudit(tx, {
+            actor,
+            entityType: 'work_order',
+            entityId: key,
+            entityLabel: order?.workOrderNumber ?? null,
+            action: 'task_updated',
+            // Which task: its name leads each field (a work order has several tasks).
+            changes: Object.fromEntries(Object.entries(changes).map(([field, change]) => [`${row.taskName}: ${field}`, change])),
+          });
+        }
+        return toTask(row);
+      });
     },
 
-    async addInspectionReport(id: string, values: z.output<typeof inspectionReportSchema>): Promise<InspectionReport> {
+    async addInspectionReport(id: string, values: z.output<typeof inspectionReportSchema>, actor: AuditActor): Promise<InspectionReport> {
       const key = workOrderId(id);
-      try {
-        return toInspectionReport(await repository.insertInspectionReport({ workOrderId: key, ...values }));
-      } catch (error) {
+      return db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Database;
+        const workOrders = createWorkOrderRepository(tx);
+        const order = await workOrders.findById(key);
+        if (!order) throw notFound();
+        const report = await workOrders.insertInspectionReport({ workOrderId: key, ...values });
+        await recordAudit(tx, {
+          actor,
+          entityType: 'work_order',
+          entityId: key,
+          entityLabel: order.workOrderNumber,
+          action: 'inspection_added',
+          changes: diffFields(undefined, report, { omit: ['workOrderId'] }),
+        });
+        return toInspectionReport(report);
+      }).catch((error: unknown) => {
         if (isForeignKeyViolation(error)) throw notFound();
         throw error;
-      }
+      });
     },
 
     /** The calendar's visible range (spec 001 section 7), kept per database snapshot: after a change every open calendar refetches the same week. The answer is JSON text (CalendarRangeResponse), serialised once per snapshot. */
@@ -362,12 +457,9 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
      * work orders only (completed and cancelled ones are history). A technician's double booking is
      * refused with the appointments it would collide with, unless confirmed (allowOverlap).
      */
-    async reschedule(id: string, values: z.output<typeof calendarRescheduleSchema>): Promise<WorkOrder> {
+    async reschedule(id: string, values: z.output<typeof calendarRescheduleSchema>, actor: AuditActor): Promise<WorkOrder> {
       const key = workOrderId(id);
-      return db.transaction(async (transaction) => {
-        const workOrders = createWorkOrderRepository(transaction as unknown as Database);
-        const current = await workOrders.findById(key);
-        if (!current) throw notFound();
+      return changeAudited(key, actor, 'rescheduled', async (workOrders, current) => {
         if (current.technicianId && !values.allowOverlap) {
           await workOrders.lockTechnician(current.technicianId);
           const overlaps = await workOrders.overlappingAppointments(current.technicianId, values.serviceDate, values.startTime, values.endTime, key);
@@ -380,7 +472,7 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
           scheduledEndTime: values.endTime,
           estimatedDuration: durationHours(values.startTime, values.endTime),
         });
-        if (row) return toWorkOrder(row);
+        if (row) return row;
         throw await refusalIn(workOrders, key, values.expectedUpdatedAt, () => new AppError('CONFLICT', calendarMessages.onlyOpenMoves));
       });
     },
@@ -391,14 +483,11 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
      * are stamped as on the status buttons); a newly chosen technician must be active; a technician's
      * double booking is refused with the colliding appointments unless confirmed.
      */
-    async updateAppointment(id: string, values: z.output<typeof calendarAppointmentUpdateSchema>): Promise<WorkOrder> {
+    async updateAppointment(id: string, values: z.output<typeof calendarAppointmentUpdateSchema>, actor: AuditActor): Promise<WorkOrder> {
       const key = workOrderId(id);
       const { expectedUpdatedAt, allowOverlap, startTime, endTime, status, ...fields } = values;
       try {
-        return await db.transaction(async (transaction) => {
-          const workOrders = createWorkOrderRepository(transaction as unknown as Database);
-          const current = await workOrders.findById(key);
-          if (!current) throw notFound();
+        return await changeAudited(key, actor, 'appointment_updated', async (workOrders, current) => {
           if (current.updatedAt.getTime() !== new Date(expectedUpdatedAt).getTime()) {
             throw new AppError('CONFLICT', workOrderMessages.conflict, { current: toWorkOrder(current) });
           }
@@ -432,7 +521,7 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
             scheduledEndTime: endTime,
             estimatedDuration: durationHours(startTime, endTime),
           });
-          if (row) return toWorkOrder(row);
+          if (row) return row;
           throw await refusalIn(workOrders, key, expectedUpdatedAt, (now) =>
             new AppError('CONFLICT', workOrderMessages.transitionRefused(now.status as WorkOrderStatus, status)),
           );
@@ -446,12 +535,9 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
     },
 
     /** One of the calendar modal's technician buttons: an active technician (or none), warned about overlaps. */
-    async assignTechnician(id: string, values: z.output<typeof calendarAssignSchema>): Promise<WorkOrder> {
+    async assignTechnician(id: string, values: z.output<typeof calendarAssignSchema>, actor: AuditActor): Promise<WorkOrder> {
       const key = workOrderId(id);
-      return db.transaction(async (transaction) => {
-        const workOrders = createWorkOrderRepository(transaction as unknown as Database);
-        const current = await workOrders.findById(key);
-        if (!current) throw notFound();
+      return changeAudited(key, actor, 'assigned', async (workOrders, current) => {
         if (values.technicianId && values.technicianId !== current.technicianId) {
           const technician = await workOrders.lockTechnician(values.technicianId);
           if (!technician?.active) throw technicianUnavailable();
@@ -467,7 +553,7 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
           }
         }
         const row = await workOrders.updateIfCurrent(key, values.expectedUpdatedAt, undefined, { technicianId: values.technicianId });
-        if (row) return toWorkOrder(row);
+        if (row) return row;
         throw await refusalIn(workOrders, key, values.expectedUpdatedAt, () => notFound());
       });
     },
@@ -477,12 +563,18 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
      * completed ones are job history; they are cancelled or kept, never erased. Its tasks and
      * inspection reports go with it; a lead or chat lead that became it loses the link.
      */
-    async remove(id: string, expectedUpdatedAt: string): Promise<void> {
+    async remove(id: string, expectedUpdatedAt: string, actor: AuditActor): Promise<void> {
       const key = workOrderId(id);
       await db.transaction(async (transaction) => {
-        const workOrders = createWorkOrderRepository(transaction as unknown as Database);
+        const tx = transaction as unknown as Database;
+        const workOrders = createWorkOrderRepository(tx);
+        const before = await workOrders.lockById(key);
+        if (!before) throw notFound();
         await workOrders.unlinkLeads(key);
-        if (await workOrders.deleteIfCurrent(key, expectedUpdatedAt, deletableStatuses)) return;
+        if (await workOrders.deleteIfCurrent(key, expectedUpdatedAt, deletableStatuses)) {
+          await recordWorkOrderChange(tx, actor, 'deleted', before, undefined);
+          return;
+        }
         throw await refusalIn(workOrders, key, expectedUpdatedAt, () => new AppError('CONFLICT', calendarMessages.onlyUnstartedDeletes));
       });
     },

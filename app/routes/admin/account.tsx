@@ -1,0 +1,10 @@
+import { ChangePasswordScreen } from '#client/features/account/change-password-screen.tsx';
+import { company } from '#client/lib/company.ts';
+
+export function meta() {
+  return [{ title: `Change password | ${company.name}` }, { name: 'robots', content: 'noindex' }];
+}
+
+export default function AccountRoute() {
+  return <ChangePasswordScreen />;
+}

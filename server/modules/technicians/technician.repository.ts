@@ -1,0 +1,51 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { activeWorkOrderStatuses } from '#shared/enums.ts';
+import type { Database } from '#server/db/client.ts';
+import { technicians, workOrders } from '#server/db/schema/index.ts';
+
+export type TechnicianRow = typeof technicians.$inferSelect;
+
+export function createTechnicianRepository(db: Database) {
+  return {
+    /** Every technician, active first then by name, with the open work orders each has. */
+    async listWithOpenWork(): Promise<(TechnicianRow & { openWorkOrders: number })[]> {
+      const open = db
+        .select({ technicianId: workOrders.technicianId, count: sql<number>`count(*)::int`.as('count') })
+        .from(workOrders)
+        .where(inArray(workOrders.status, [...activeWorkOrderStatuses]))
+        .groupBy(workOrders.technicianId)
+        .as('open');
+      const rows = await db
+        .select({ technician: technicians, openWorkOrders: sql<number>`coalesce(${open.count}, 0)::int` })
+        .from(technicians)
+        .leftJoin(open, eq(open.technicianId, technicians.id))
+        .orderBy(desc(technicians.active), sql`lower(${technicians.name})`, asc(technicians.id));
+      return rows.map((row) => ({ ...row.technician, openWorkOrders: Number(row.openWorkOrders) }));
+    },
+
+    async openWorkOrders(id: string): Promise<number> {
+      const [row] = await db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(workOrders)
+        .where(and(eq(workOrders.technicianId, id), inArray(workOrders.status, [...activeWorkOrderStatuses])));
+      return Number(row?.count ?? 0);
+    },
+
+    async lockById(id: string): Promise<TechnicianRow | undefined> {
+      return (await db.select().from(technicians).where(eq(technicians.id, id)).for('update'))[0];
+    },
+
+    async insert(values: { name: string; color: string }): Promise<TechnicianRow> {
+      return (await db.insert(technicians).values(values).returning())[0]!;
+    },
+
+    async update(id: string, values: Partial<Pick<TechnicianRow, 'name' | 'color' | 'active'>>): Promise<TechnicianRow | undefined> {
+      const rows = await db
+        .update(technicians)
+        .set({ ...values, updatedAt: sql`now()` })
+        .where(eq(technicians.id, id))
+        .returning();
+      return rows[0];
+    },
+  };
+}

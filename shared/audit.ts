@@ -1,0 +1,105 @@
+import { z } from 'zod';
+
+/**
+ * The activity log (issue 10): an append-only record of who changed what and when, written by the
+ * services in the same transaction as the change (server/modules/audit/audit.service.ts).
+ */
+export const auditEntityTypes = ['customer', 'work_order', 'lead', 'chat_lead', 'staff', 'technician', 'settings'] as const;
+export type AuditEntityType = (typeof auditEntityTypes)[number];
+
+export const auditEntityTypeLabels: Record<AuditEntityType, string> = {
+  customer: 'Customer',
+  work_order: 'Work order',
+  lead: 'Lead',
+  chat_lead: 'Chat lead',
+  staff: 'Staff account',
+  technician: 'Technician',
+  settings: 'Settings',
+};
+
+/**
+ * The actions services record. The column is free text so a new kind of change needs no migration;
+ * these are the ones the panel knows how to name (anything else is shown as written).
+ */
+export const auditActionLabels: Record<string, string> = {
+  created: 'Created',
+  updated: 'Updated',
+  deleted: 'Deleted',
+  status_changed: 'Status changed',
+  converted: 'Converted',
+  scheduled: 'Scheduled',
+  rescheduled: 'Rescheduled',
+  assigned: 'Technician assigned',
+  appointment_updated: 'Appointment edited',
+  notes_updated: 'Notes updated',
+  task_added: 'Task added',
+  task_updated: 'Task updated',
+  inspection_added: 'Inspection report added',
+  photos_added: 'Photos added',
+  photo_removed: 'Photo removed',
+  renamed: 'Renamed',
+  activated: 'Activated',
+  deactivated: 'Deactivated',
+  password_reset: 'Password reset',
+  password_changed: 'Password changed',
+  invited: 'Invited',
+  role_changed: 'Role changed',
+  test_sent: 'Test run',
+};
+
+/** The changed fields: {field: [before, after]}; null on one side for created and deleted. */
+export type AuditChanges = Record<string, [unknown, unknown]>;
+
+export type AuditEntry = {
+  id: string;
+  occurredAt: string;
+  actorId: string | null;
+  actorName: string;
+  entityType: AuditEntityType | string;
+  entityId: string;
+  entityLabel: string | null;
+  action: string;
+  changes: AuditChanges;
+};
+
+export const auditPageSize = 50;
+
+export const auditListQuerySchema = z.object({
+  entityType: z.enum(auditEntityTypes).optional().or(z.literal('').transform(() => undefined)),
+  entityId: z.string().trim().max(200).optional().transform((value) => (value ? value : undefined)),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export type AuditListQuery = z.output<typeof auditListQuerySchema>;
+
+export type AuditListResponse = {
+  entries: AuditEntry[];
+  page: number;
+  pageSize: number;
+  /** Whether a next page exists (one more row than a page was read). */
+  hasMore: boolean;
+};
+
+/** Where a record of the log lives in the back office, when it has a screen of its own. */
+export function auditEntityPath(entityType: string, entityId: string): string | null {
+  switch (entityType) {
+    case 'customer':
+      return `/admin/customers/${entityId}`;
+    case 'work_order':
+      return `/admin/workorders/${entityId}`;
+    case 'lead':
+      return `/admin/estimates?filter=all&lead=estimate:${entityId}`;
+    case 'chat_lead':
+      return `/admin/estimates?filter=all&lead=chat:${entityId}`;
+    case 'technician':
+      return '/admin/settings?tab=technicians';
+    case 'staff':
+      return '/admin/settings?tab=staff';
+    default:
+      return null;
+  }
+}
+
+/** The activity screen filtered to one record: what 'View activity' links open. */
+export function activityPathFor(entityType: AuditEntityType, entityId: string): string {
+  return `/admin/settings?tab=activity&entityType=${entityType}&entityId=${encodeURIComponent(entityId)}`;
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/**
+ * Technicians as settings manages them (issue 10): name, calendar colour (#rrggbb), active.
+ * Inactive technicians leave the pickers for new work and stay on the orders they had.
+ */
+export type TechnicianSettingsItem = {
+  id: string;
+  name: string;
+  color: string;
+  active: boolean;
+  /** Open (pending, scheduled, in progress) work orders assigned to the technician. */
+  openWorkOrders: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type TechnicianSettingsListResponse = { technicians: TechnicianSettingsItem[] };
+export type TechnicianSettingsResponse = { technician: TechnicianSettingsItem };
+
+export const technicianMessages = {
+  nameRequired: 'Enter the technician’s name.',
+  nameTooLong: 'Keep the name under 80 characters.',
+  colorInvalid: 'Choose a colour as #rrggbb, for example #2563eb.',
+  nameTaken: (name: string) => `An active technician is already called ${name}. Choose another name.`,
+  notFound: 'That technician no longer exists.',
+  nothingToChange: 'Nothing to change.',
+} as const;
+
+export const technicianColorSchema = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, technicianMessages.colorInvalid)
+  .transform((value) => value.toLowerCase());
+
+const nameSchema = z
+  .string(technicianMessages.nameRequired)
+  .trim()
+  .min(1, technicianMessages.nameRequired)
+  .max(80, technicianMessages.nameTooLong)
+  // One space between words: 'Mike  Johnson' and 'Mike Johnson' are one name.
+  .transform((value) => value.replace(/\s+/g, ' '));
+
+export const technicianCreateSchema = z.object({
+  name: nameSchema,
+  color: technicianColorSchema,
+});
+export type TechnicianCreateInput = z.input<typeof technicianCreateSchema>;
+
+export const technicianUpdateSchema = z
+  .object({
+    name: nameSchema.optional(),
+    color: technicianColorSchema.optional(),
+    active: z.boolean().optional(),
+  })
+  .refine((value) => value.name !== undefined || value.color !== undefined || value.active !== undefined, technicianMessages.nothingToChange);
+export type TechnicianUpdateInput = z.input<typeof technicianUpdateSchema>;
+
+/** A colour for a new technician: the first of these no active technician uses yet. */
+export const technicianPalette = ['#2563eb', '#db2777', '#16a34a', '#9333ea', '#0891b2', '#b45309', '#4f46e5', '#be123c'] as const;

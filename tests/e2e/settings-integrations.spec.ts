@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test';
+import { e2eAdmin, expectNoSeriousA11yViolations, outboxMailsMentioning, signIn } from './fixtures.ts';
+
+// Settings → Integrations and Company profile (issue 10), against the e2e server: no SMTP (the
+// outbox folder), the built-in chat assistant, the offline ZIP geocoder.
+
+test('each integration shows its adapter and its test reports what happened', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/admin/settings?tab=integrations');
+
+  const email = page.getByRole('region', { name: 'E-mail' });
+  await expect(email.getByText('Outbox folder', { exact: true })).toBeVisible();
+  await email.getByRole('button', { name: 'Send test: E-mail' }).click();
+  await expect(email.getByRole('status').filter({ hasText: 'Works' })).toContainText(e2eAdmin.email);
+  expect(outboxMailsMentioning('If you can read this, outgoing e-mail works.').length).toBeGreaterThan(0);
+
+  const chat = page.getByRole('region', { name: 'Chat assistant' });
+  await expect(chat.getByText('Built-in rules', { exact: true })).toBeVisible();
+  await chat.getByRole('button', { name: 'Test: Chat assistant' }).click();
+  await expect(chat.getByRole('status').filter({ hasText: 'Works' })).toContainText('rule-based responder answered');
+
+  const geocoding = page.getByRole('region', { name: 'Geocoding' });
+  await geocoding.getByRole('button', { name: 'Test: Geocoding' }).click();
+  await expect(geocoding.getByRole('status').filter({ hasText: 'Works' })).toContainText(/→ 32\.\d+, -80\.\d+/);
+
+  await expect(page.getByRole('region', { name: 'Map tiles' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('the company profile lists each value with where it is used and its variable', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/admin/settings?tab=company');
+  const table = page.getByRole('table', { name: /Company profile values/ });
+  const nameRow = table.getByRole('row', { name: /Company name/ });
+  await expect(nameRow).toContainText('COMPANY_NAME');
+  await expect(nameRow).toContainText('chat');
+  await expect(table.getByRole('row', { name: /Street address/ })).toContainText('COMPANY_STREET');
+  await expect(table.getByRole('row', { name: /Staff notification recipients/ })).toContainText('NOTIFICATION_RECIPIENTS');
+  await expect(page.getByText('The server runs with different values')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+});

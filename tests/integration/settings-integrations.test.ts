@@ -1,0 +1,259 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { CompanySettingsResponse } from '#shared/company-settings.ts';
+import type { IntegrationsResponse, IntegrationTestResult } from '#shared/integrations.ts';
+import { createRuleBasedResponder } from '#server/adapters/chat/rule-based-responder.ts';
+import { createFileSender } from '#server/adapters/email/email-sender.ts';
+import { createIntegrationsService, tileAt, tileUrlFor } from '#server/modules/settings/integrations.service.ts';
+import { startFakeHttpServer } from '#tests/support/fake-http-server.ts';
+import { closedPort, startTestSmtpServer } from '#tests/support/smtp-server.ts';
+import { createStaff, createTestApp, signIn, testConfig, type TestContext } from '#tests/support/test-app.ts';
+
+// The Integrations and Company panels' endpoints (issue 10), against real servers on 127.0.0.1.
+
+const open: TestContext[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((context) => context.close()));
+});
+
+async function appWith(env: Record<string, string> = {}) {
+  const context = await createTestApp({ env });
+  open.push(context);
+  await createStaff(context.database, 'admin@example.com');
+  const cookie = await signIn(context.app, 'admin@example.com');
+  const call = (method: 'GET' | 'POST', url: string) => context.app.inject({ method, url, headers: { cookie } });
+  return {
+    context,
+    status: async () => {
+      const response = await call('GET', '/api/admin/settings/integrations');
+      expect(response.statusCode, response.body).toBe(200);
+      return { body: response.body, ...(response.json() as IntegrationsResponse) };
+    },
+    test: async (name: string) => {
+      const response = await call('POST', `/api/admin/settings/integrations/${name}/test`);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as IntegrationTestResult;
+    },
+    call,
+  };
+}
+
+function completion(content: string) {
+  return { status: 200, json: { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] } };
+}
+
+describe('e-mail', () => {
+  let smtp: Awaited<ReturnType<typeof startTestSmtpServer>>;
+  beforeAll(async () => {
+    smtp = await startTestSmtpServer();
+  });
+  afterAll(() => smtp?.close());
+
+  it('shows the SMTP host, never the password or the URL with credentials', async () => {
+    const { port } = new URL(smtp.url);
+    const app = await appWith({ SMTP_URL: `smtp://mailer:Sup3rSecretPw@127.0.0.1:${port}` });
+    const { body, integrations } = await app.status();
+    expect(body).not.toContain('Sup3rSecretPw');
+    expect(body).not.toContain('mailer:');
+    expect(integrations.find((integration) => integration.name === 'email')).toMatchObject({
+      adapter: 'smtp',
+      summary: 'Sent through the SMTP server 127.0.0.1',
+      details: expect.arrayContaining([{ label: 'Server', value: `127.0.0.1:${port}` }]),
+    });
+  });
+
+  it('sends a real test e-mail to the signed-in admin and reports success', async () => {
+    const app = await appWith({ SMTP_URL: smtp.url });
+    const result = await app.test('email');
+    expect(result).toMatchObject({ name: 'email', ok: true });
+    expect(result.message).toContain('admin@example.com');
+    // Delivered before the answer came back: sent synchronously, not queued.
+    expect(smtp.received.at(-1)).toMatchObject({ to: ['admin@example.com'], subject: expect.stringContaining('Test e-mail') });
+  });
+
+  it('reports the server refusing the message with its own words', async () => {
+    const app = await appWith({ SMTP_URL: smtp.url });
+    smtp.state.isRejecting = true;
+    try {
+      const result = await app.test('email');
+      expect(result.ok).toBe(false);
+      expect(result.message).toContain('Mailbox temporarily unavailable');
+    } finally {
+      smtp.state.isRejecting = false;
+    }
+  });
+
+  it('reports a mail server that cannot be reached, without the password', async () => {
+    const port = await closedPort();
+    const app = await appWith({ SMTP_URL: `smtp://mailer:Sup3rSecretPw@127.0.0.1:${port}` });
+    const result = await app.test('email');
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(/ECONNREFUSED/);
+    expect(result.message).not.toContain('Sup3rSecretPw');
+  });
+
+  it('without SMTP writes the test e-mail to the outbox folder', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'hvac-settings-'));
+    try {
+      const app = await appWith({ DATA_DIR: dataDir });
+      const email = (await app.status()).integrations.find((integration) => integration.name === 'email');
+      expect(email).toMatchObject({ adapter: 'outbox', details: expect.arrayContaining([{ label: 'Folder', value: path.join(dataDir, 'outbox') }]) });
+      const result = await app.test('email');
+      expect(result).toMatchObject({ ok: true });
+      const files = await fs.readdir(path.join(dataDir, 'outbox'));
+      const written = await fs.readFile(path.join(dataDir, 'outbox', files.find((file) => file.endsWith('.eml'))!), 'utf8');
+      expect(written).toContain('To: admin@example.com');
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('chat', () => {
+  it('the built-in assistant answers the fixed question', async () => {
+    const app = await appWith();
+    expect((await app.status()).integrations.find((integration) => integration.name === 'chat')).toMatchObject({ adapter: 'rule-based' });
+    const result = await app.test('chat');
+    expect(result.ok).toBe(true);
+    expect(result.message).toMatch(/rule-based responder answered: .+/);
+  });
+
+  it('a model API: shows host and model, never the key; reports the reply, then the real failure', async () => {
+    const model = await startFakeHttpServer(() => completion('We are open weekdays 8 to 6.'));
+    try {
+      const app = await appWith({ CHAT_API_URL: `${model.url}/v1`, CHAT_API_KEY: 'sk-very-secret-key', CHAT_MODEL: 'test-model', CHAT_TIMEOUT_MS: '1000' });
+      const { body, integrations } = await app.status();
+      expect(body).not.toContain('sk-very-secret-key');
+      expect(integrations.find((integration) => integration.name === 'chat')).toMatchObject({
+        adapter: 'model',
+        details: expect.arrayContaining([{ label: 'API host', value: new URL(model.url).host }, { label: 'Model', value: 'test-model' }]),
+      });
+
+      const ok = await app.test('chat');
+      expect(ok).toMatchObject({ ok: true });
+      expect(ok.message).toContain('We are open weekdays 8 to 6.');
+      expect(model.requests.at(-1)).toMatchObject({ url: '/v1/chat/completions', body: { model: 'test-model' } });
+
+      model.state.answer = () => ({ status: 401, json: { error: { message: 'bad key sk-very-secret-key' } } });
+      const refused = await app.test('chat');
+      expect(refused).toMatchObject({ ok: false, message: 'The chat model answered 401' });
+
+      model.state.answer = () => 'hang';
+      const slow = await app.test('chat');
+      expect(slow.ok).toBe(false);
+      expect(slow.message).toMatch(/time limit|timeout|aborted/i);
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('a webhook: reports its reply and its failure', async () => {
+    const webhook = await startFakeHttpServer(() => ({ status: 200, json: { message: 'Hello from the webhook.' } }));
+    try {
+      const app = await appWith({ CHAT_WEBHOOK_URL: `${webhook.url}/hook?token=abc` });
+      const { body, integrations } = await app.status();
+      expect(body).not.toContain('token=abc');
+      expect(integrations.find((integration) => integration.name === 'chat')).toMatchObject({ adapter: 'webhook' });
+      expect(await app.test('chat')).toMatchObject({ ok: true, message: expect.stringContaining('Hello from the webhook.') });
+      webhook.state.answer = () => ({ status: 502, text: 'bad gateway' });
+      expect(await app.test('chat')).toMatchObject({ ok: false, message: 'The chat webhook answered 502' });
+    } finally {
+      await webhook.close();
+    }
+  });
+});
+
+describe('geocoding', () => {
+  it('the ZIP provider places the company address near its ZIP centroid', async () => {
+    const app = await appWith({ GEOCODER: 'zip' });
+    expect((await app.status()).integrations.find((integration) => integration.name === 'geocoding')).toMatchObject({ adapter: 'zip', testable: true });
+    const result = await app.test('geocoding');
+    expect(result.ok, result.message).toBe(true);
+    expect(result.message).toMatch(/27 Calhoun Street, Bluffton, SC 29910 → 32\.\d+, -80\.\d+ \(APPROXIMATE/);
+  });
+
+  it('reports a provider that fails with its status', async () => {
+    const census = await startFakeHttpServer(() => ({ status: 503, text: 'down for maintenance' }));
+    try {
+      const app = await appWith({ GEOCODER: 'census', GEOCODER_CENSUS_URL: `${census.url}/geocoder`, GEOCODER_TIMEOUT_MS: '1000' });
+      const result = await app.test('geocoding');
+      expect(result.ok).toBe(false);
+      expect(result.message).toMatch(/^census failed: .*503/);
+    } finally {
+      await census.close();
+    }
+  });
+});
+
+describe('map tiles', () => {
+  it('the tile at zoom 12 over the office is the standard slippy-map tile', () => {
+    expect(tileAt(32.2371, -80.8604, 12)).toEqual({ z: 12, x: 1127, y: 1660 });
+    expect(tileUrlFor('https://{s}.tile.example/{z}/{x}/{y}{r}.png', { z: 12, x: 1, y: 2 })).toBe('https://a.tile.example/12/1/2.png');
+  });
+
+  it('fetches one tile and reports the HTTP status, a wrong answer, and a server that is not there', async () => {
+    const tiles = await startFakeHttpServer((request) =>
+      request.url.startsWith('/tiles/12/') ? { status: 200, text: 'PNG', headers: { 'content-type': 'image/png' } } : { status: 404, text: 'no' },
+    );
+    try {
+      const config = testConfig();
+      const service = (tileUrl: string | undefined) =>
+        createIntegrationsService({
+          config,
+          emailSender: createFileSender(os.tmpdir()),
+          chatResponder: createRuleBasedResponder(config.company),
+          mapTileUrl: tileUrl,
+        });
+      const context = { recipient: 'admin@example.com', origin: 'http://127.0.0.1:1' };
+
+      const ok = await service(`${tiles.url}/tiles/{z}/{x}/{y}.png`).test('maps', context);
+      expect(ok).toMatchObject({ ok: true, message: expect.stringContaining('answered HTTP 200 with image/png') });
+      expect(tiles.requests.at(-1)?.url).toBe('/tiles/12/1127/1660.png');
+
+      const missing = await service(`${tiles.url}/other/{z}/{x}/{y}.png`).test('maps', context);
+      expect(missing).toMatchObject({ ok: false, message: expect.stringContaining('HTTP 404') });
+
+      const port = await closedPort();
+      const refused = await service(`http://127.0.0.1:${port}/{z}/{x}/{y}.png`).test('maps', context);
+      expect(refused.ok).toBe(false);
+      expect(refused.message).toMatch(/ECONNREFUSED/);
+
+      const notConfigured = service(undefined);
+      expect(notConfigured.status().integrations.find((integration) => integration.name === 'maps')).toMatchObject({ testable: false });
+      expect(await notConfigured.test('maps', context)).toMatchObject({ ok: false });
+    } finally {
+      await tiles.close();
+    }
+  });
+
+  it('the endpoint lists the map tiles and refuses an unknown integration', async () => {
+    const app = await appWith();
+    expect((await app.status()).integrations.map((integration) => integration.name)).toEqual(['email', 'chat', 'geocoding', 'maps']);
+    expect((await app.call('POST', '/api/admin/settings/integrations/fax/test')).statusCode).toBe(400);
+  });
+});
+
+describe('company profile', () => {
+  it('shows every value the server runs with, where it is used and the variable that sets it', async () => {
+    const app = await appWith({ COMPANY_NAME: 'Test Air Co', COMPANY_PHONE: '(843) 555-7777', NOTIFICATION_RECIPIENTS: 'a@example.com,b@example.com' });
+    const response = await app.call('GET', '/api/admin/settings/company');
+    expect(response.statusCode).toBe(200);
+    const { items } = response.json() as CompanySettingsResponse;
+    expect(items.find((item) => item.key === 'name')).toMatchObject({ value: 'Test Air Co', variables: ['COMPANY_NAME'], usedIn: expect.arrayContaining(['site', 'chat', 'emails']) });
+    expect(items.find((item) => item.key === 'phone')).toMatchObject({ value: '(843) 555-7777', variables: ['COMPANY_PHONE'] });
+    expect(items.find((item) => item.key === 'address')).toMatchObject({ value: '27 Calhoun Street, Bluffton, SC 29910', variables: ['COMPANY_STREET', 'COMPANY_CITY', 'COMPANY_STATE', 'COMPANY_ZIP'] });
+    expect(items.find((item) => item.key === 'openingHours')).toMatchObject({ value: 'Mon-Fri 8AM-6PM; Sat 9AM-4PM' });
+    expect(items.find((item) => item.key === 'notificationRecipients')).toMatchObject({ value: 'a@example.com, b@example.com', usedIn: ['emails'] });
+    expect(items.map((item) => item.key)).toEqual([
+      'name', 'phone', 'emergencyPhone', 'email', 'address', 'openingHours', 'geo', 'facebook', 'instagram', 'google', 'siteUrl', 'timeZone', 'notificationRecipients',
+    ]);
+  });
+
+  it('needs a session', async () => {
+    const app = await appWith();
+    expect((await app.context.app.inject({ method: 'GET', url: '/api/admin/settings/company' })).statusCode).toBe(401);
+    expect((await app.context.app.inject({ method: 'POST', url: '/api/admin/settings/integrations/email/test' })).statusCode).toBe(401);
+  });
+});
