@@ -21,6 +21,8 @@ import { createCustomerService } from './modules/customers/customer.service.ts';
 import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbox.ts';
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
+import { exportRoutes } from './modules/exports/export.routes.ts';
+import { createExportService } from './modules/exports/export.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createChangeFeed, type ChangeFeed } from './modules/events/change-feed.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
@@ -109,6 +111,7 @@ export async function buildApp({ config, database, logger, serveClient = true, l
     leads: createLeadService({ db: database.db, today: () => todayIn(config.businessTimeZone), timeZone: config.businessTimeZone }),
     timeZone: config.businessTimeZone,
   });
+  await app.register(exportRoutes, { exports: createExportService({ db: database.db, timeZone: config.businessTimeZone }) });
   await app.register(chatRoutes, {
     chat,
     timeZone: config.businessTimeZone,
