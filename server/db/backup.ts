@@ -322,6 +322,8 @@ export async function restoreBackup(options: { database: DatabaseHandle; uploads
   const staging = await fs.mkdtemp(path.join(stagingParent, '.hvac-restore-'));
   try {
     try {
+      // Read through once without writing: a truncated or corrupt archive fails here, before anything is extracted.
+      await tar.t({ file: archive, strict: true });
       await tar.x({
         file: archive,
         cwd: staging,
@@ -395,7 +397,7 @@ export async function restoreBackup(options: { database: DatabaseHandle; uploads
     }
     return { manifest, rows: restoredRows, files: manifest.files.length };
   } finally {
-    await fs.rm(staging, { recursive: true, force: true });
+    await fs.rm(staging, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 

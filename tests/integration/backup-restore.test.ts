@@ -99,8 +99,8 @@ describe('backup and restore', () => {
         bytes.length,
       ]);
       // A status that dropped to zero keeps its counter row: the restore must bring it back too.
-      await database.query(`update work_orders set status = 'on_hold' where id = (select id from work_orders order by id limit 1)`);
-      await database.query(`update work_orders set status = 'pending' where status = 'on_hold'`);
+      await database.query(`update work_orders set status = 'cancelled' where id = (select id from work_orders order by id limit 1)`);
+      await database.query(`update work_orders set status = 'completed' where status = 'cancelled'`);
 
       archive = path.join(workDir, 'backup.tar.gz');
       ({ manifest } = await createBackup({ database, uploadsDir: path.join(source.dataDir, 'uploads'), outFile: archive, appVersion: '0.1.0-test' }));
