@@ -34,7 +34,9 @@ import { createNotificationService } from './modules/notifications/notification.
 import { siteRoutes } from './modules/site/site.routes.ts';
 import { workOrderRoutes } from './modules/work-orders/work-order.routes.ts';
 import { createWorkOrderService } from './modules/work-orders/work-order.service.ts';
+import { loggerOptions, registerRequestIdHeader, requestIdFor } from './logging.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerGracefulClose } from './plugins/graceful-close.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerSessionGuard } from './plugins/session.ts';
 import { registerStaticClient, sendPage } from './plugins/static-client.ts';
@@ -43,6 +45,8 @@ export type AppDependencies = {
   config: AppConfig;
   database: DatabaseHandle;
   logger?: FastifyServerOptions['logger'];
+  /** Where the logs go instead of stdout, with the server's own logger settings (tests read them). */
+  logStream?: NodeJS.WritableStream;
   /** Serve the built client (off in API tests that do not need it). */
   serveClient?: boolean;
   /** Live-update stream limits and timings (tests shorten the heartbeat). */
@@ -50,15 +54,18 @@ export type AppDependencies = {
 };
 
 /** Builds the whole application (plugins, then modules). Never listens: main.ts and tests do. */
-export async function buildApp({ config, database, logger, serveClient = true, liveStreamLimits }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, logStream, serveClient = true, liveStreamLimits }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    logger: logStream ? loggerOptions(config.logLevel, logStream) : (logger ?? loggerOptions(config.logLevel)),
+    genReqId: requestIdFor,
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerRequestIdHeader(app);
+  registerGracefulClose(app);
 
   await registerSecurity(app, { isHttpsOnly: config.company.siteUrl.startsWith('https://') });
   await app.register(cookie);

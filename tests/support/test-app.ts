@@ -20,11 +20,18 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 
 /** The whole application on a fresh database, driven with inject() (no port). */
 export async function createTestApp(
-  options: { env?: Record<string, string>; serveClient?: boolean; liveStreamLimits?: AppDependencies['liveStreamLimits'] } = {},
+  options: { env?: Record<string, string>; serveClient?: boolean; liveStreamLimits?: AppDependencies['liveStreamLimits']; logStream?: NodeJS.WritableStream } = {},
 ): Promise<TestContext> {
   const config = testConfig(options.env);
   const database = await createTestDatabase();
-  const app = await buildApp({ config, database, logger: false, serveClient: options.serveClient ?? false, liveStreamLimits: options.liveStreamLimits });
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    logStream: options.logStream,
+    serveClient: options.serveClient ?? false,
+    liveStreamLimits: options.liveStreamLimits,
+  });
   await app.ready();
   return {
     app,
