@@ -158,6 +158,19 @@ describe('backup and restore', () => {
     for (const [name, bytes] of Object.entries(expectedFiles)) expect(restoredFiles[name]!.equals(bytes)).toBe(true);
   });
 
+  it.runIf(isPostgres)('moves a PostgreSQL backup into the embedded database (the dump is plain SQL values)', { timeout: 120_000 }, async () => {
+    const dataDir = path.join(workDir, 'pglite-from-postgres');
+    const database = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      await restoreBackup({ database, uploadsDir: path.join(dataDir, 'uploads'), archive });
+      const restored = await snapshotOf(database);
+      for (const name of Object.keys(expected.tables)) expect({ name, rows: restored.tables[name] }).toEqual({ name, rows: expected.tables[name] });
+      expect(restored.sequences).toEqual(expected.sequences);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('refuses a damaged archive before writing anything', async () => {
     const damaged = path.join(workDir, 'damaged.tar.gz');
     const bytes = fs.readFileSync(archive);

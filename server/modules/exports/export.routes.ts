@@ -24,7 +24,9 @@ function sendCsv(reply: FastifyReply, csv: CsvFile): FastifyReply {
 
 /** Admin only: /api/admin/settings/* is refused to other staff by the session guard (plugins/session.ts). */
 export async function exportRoutes(app: FastifyInstance, { exports }: Options): Promise<void> {
-  app.get(exportPath('customers'), async (_request, reply) => sendCsv(reply, exports.customers()));
-  app.get(exportPath('work-orders'), async (_request, reply) => sendCsv(reply, exports.workOrders()));
-  app.get(exportPath('leads'), async (_request, reply) => sendCsv(reply, exports.leads()));
+  // No automatic HEAD routes: each would start an export only to throw its rows away.
+  const options = { exposeHeadRoute: false };
+  app.get(exportPath('customers'), options, async (_request, reply) => sendCsv(reply, exports.customers()));
+  app.get(exportPath('work-orders'), options, async (_request, reply) => sendCsv(reply, exports.workOrders()));
+  app.get(exportPath('leads'), options, async (_request, reply) => sendCsv(reply, exports.leads()));
 }
