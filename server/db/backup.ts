@@ -231,8 +231,18 @@ export async function createBackup(options: { database: DatabaseHandle; uploadsD
       await fs.mkdir(path.dirname(target), { recursive: true });
       // A hard link costs nothing and freezes the file as it is now (uploads are replaced by
       // rename, never rewritten in place); another file system gets a copy.
-      await fs.link(source, target).catch(() => fs.copyFile(source, target));
-      files.push({ path: `uploads/${relative}`, ...(await sha256Of(target)) });
+      const isCopied = await fs
+        .link(source, target)
+        .catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? Promise.reject(error) : fs.copyFile(source, target)))
+        .then(
+          () => true,
+          (error: NodeJS.ErrnoException) => {
+            // Deleted since the listing (a photo removed while a PostgreSQL backup runs): not in this backup.
+            if (error.code === 'ENOENT') return false;
+            throw error;
+          },
+        );
+      if (isCopied) files.push({ path: `uploads/${relative}`, ...(await sha256Of(target)) });
     }
 
     const manifest: BackupManifest = {
