@@ -28,6 +28,11 @@ const envSchema = z
     TRUST_PROXY: booleanFlag.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     CLIENT_DIR: z.string().min(1).default('./build/client'),
+    // Geocoding batches (issue 9; the providers' own variables are with GEOCODER).
+    /** Pause between two provider calls of a batch (the spec's 500 ms; a provider's own minimum wins). */
+    GEOCODER_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+    /** First wait after a rate-limit answer that says no Retry-After; doubled on each further attempt. */
+    GEOCODER_BACKOFF_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -81,6 +86,7 @@ export type AppConfig = {
   trustProxy: boolean;
   logLevel: string;
   clientDir: string;
+  geocodingBatch: { pauseMs: number; rateLimitBackoffMs: number };
   email: { smtpUrl: string | undefined; from: string };
   publicFormLimitPer15Minutes: number;
   loginLimitPerMinute: number;
@@ -132,6 +138,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     clientDir: path.resolve(env.CLIENT_DIR),
+    geocodingBatch: { pauseMs: env.GEOCODER_PAUSE_MS, rateLimitBackoffMs: env.GEOCODER_BACKOFF_MS },
     email: { smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM ?? `"${env.COMPANY_NAME.replace(/"/g, '')}" <${env.COMPANY_EMAIL}>` },
     publicFormLimitPer15Minutes: env.PUBLIC_FORM_LIMIT,
     loginLimitPerMinute: env.LOGIN_RATE_LIMIT,
