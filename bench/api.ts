@@ -38,6 +38,7 @@ import { customersQuery, propertiesQuery } from '#server/modules/map/map.reposit
 import { mapCustomerFiltersSchema, mapWorkOrderFiltersSchema } from '#shared/map.ts';
 import { createWorkOrderRepository, searchCountCap, searchRecentWindow } from '#server/modules/work-orders/work-order.repository.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
+import { measureExports, printExportReport } from './export.ts';
 import { measureLiveLatency, type LiveLatency } from './live-latency.ts';
 import {
   findFreePort,
@@ -623,7 +624,7 @@ function parseOptions(): Options {
         duration: { type: 'string', default: '10' },
         connections: { type: 'string', default: '10' },
         reseed: { type: 'boolean', default: false },
-        /** Measure only the endpoints whose name contains this (and no public POSTs): a quick check of one. */
+        /** Measure only the endpoints whose name contains this (and no public POSTs): a quick check of one. `export`: the CSV exports. */
         only: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -946,6 +947,7 @@ async function main(): Promise<void> {
   const dataDir = path.join(benchDataDir, `pglite-c${options.customers}-w${options.workOrders}`);
 
   const seed = await ensureSeeded(dataDir, options);
+  if (options.only === 'export') return exportOnly(dataDir);
   const { ceilings: driverCeilings, context } = await measureDriverCeilings(dataDir, options);
 
   const server = await startBenchServer(dataDir);
@@ -1021,6 +1023,19 @@ async function main(): Promise<void> {
   const rounded = (_key: string, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value);
   fs.writeFileSync(resultsFile, `${JSON.stringify(report, rounded, 2)}\n`);
   printReport(report);
+}
+
+/** `--only export`: the CSV exports of the seeded data (bench/export.ts), nothing else. */
+async function exportOnly(dataDir: string): Promise<void> {
+  const server = await startBenchServer(dataDir);
+  try {
+    const cookie = await signIn(server.baseUrl);
+    printExportReport(await measureExports(server.baseUrl, cookie, server.pid));
+    await signOut(server.baseUrl, cookie);
+  } finally {
+    await server.stop();
+    runningServer = undefined;
+  }
 }
 
 // The server must not outlive the benchmark, whatever ends it.

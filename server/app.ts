@@ -23,6 +23,8 @@ import { createCustomerService } from './modules/customers/customer.service.ts';
 import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbox.ts';
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
+import { exportRoutes } from './modules/exports/export.routes.ts';
+import { createExportService } from './modules/exports/export.service.ts';
 import { geocodingRoutes } from './modules/geocoding/geocoding.routes.ts';
 import { createGeocodingService, type GeocodingService } from './modules/geocoding/geocoding.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -45,7 +47,9 @@ import { technicianSettingsRoutes } from './modules/technicians/technician.route
 import { createTechnicianService } from './modules/technicians/technician.service.ts';
 import { workOrderRoutes } from './modules/work-orders/work-order.routes.ts';
 import { createWorkOrderService } from './modules/work-orders/work-order.service.ts';
+import { loggerOptions, registerRequestIdHeader, requestIdFor } from './logging.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerGracefulClose } from './plugins/graceful-close.ts';
 import { registerSecurity, tileImageSource } from './plugins/security.ts';
 import { registerSessionGuard } from './plugins/session.ts';
 import { registerStaticClient, sendPage } from './plugins/static-client.ts';
@@ -54,6 +58,8 @@ export type AppDependencies = {
   config: AppConfig;
   database: DatabaseHandle;
   logger?: FastifyServerOptions['logger'];
+  /** Where the logs go instead of stdout, with the server's own logger settings (tests read them). */
+  logStream?: NodeJS.WritableStream;
   /** Serve the built client (off in API tests that do not need it). */
   serveClient?: boolean;
   /** Live-update stream limits and timings (tests shorten the heartbeat). */
@@ -63,9 +69,10 @@ export type AppDependencies = {
 };
 
 /** Builds the whole application (plugins, then modules). Never listens: main.ts and tests do. */
-export async function buildApp({ config, database, logger, serveClient = true, liveStreamLimits, onRoute }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, logStream, serveClient = true, liveStreamLimits, onRoute }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    logger: logStream ? loggerOptions(config.logLevel, logStream) : (logger ?? loggerOptions(config.logLevel)),
+    genReqId: requestIdFor,
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
   });
@@ -73,6 +80,8 @@ export async function buildApp({ config, database, logger, serveClient = true, l
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerRequestIdHeader(app);
+  registerGracefulClose(app);
 
   // The map's tile server may serve images to every page (the staff map is a client-side screen).
   const tileSource = tileImageSource(config.map.tileUrl);
@@ -150,6 +159,7 @@ export async function buildApp({ config, database, logger, serveClient = true, l
     leads: createLeadService({ db: database.db, today: () => todayIn(config.businessTimeZone), timeZone: config.businessTimeZone }),
     timeZone: config.businessTimeZone,
   });
+  await app.register(exportRoutes, { exports: createExportService({ db: database.db, timeZone: config.businessTimeZone }) });
   await app.register(chatRoutes, {
     chat,
     timeZone: config.businessTimeZone,

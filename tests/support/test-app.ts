@@ -26,6 +26,7 @@ export async function createTestApp(
     serveClient?: boolean;
     liveStreamLimits?: AppDependencies['liveStreamLimits'];
     onRoute?: AppDependencies['onRoute'];
+    logStream?: NodeJS.WritableStream;
   } = {},
 ): Promise<TestContext> {
   const config = testConfig(options.env);
@@ -34,6 +35,7 @@ export async function createTestApp(
     config,
     database,
     logger: false,
+    logStream: options.logStream,
     serveClient: options.serveClient ?? false,
     liveStreamLimits: options.liveStreamLimits,
     onRoute: options.onRoute,

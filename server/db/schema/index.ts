@@ -209,6 +209,8 @@ export const customers = pgTable(
     // The chat finds a returning customer by phone (last 10 digits, however it was typed) or e-mail.
     index('customers_phone_digits_idx').on(sql`right(regexp_replace(${table.phone}, '[^0-9]', '', 'g'), 10)`),
     index('customers_email_lower_idx').on(sql`lower(${table.email})`),
+    // The CSV export's keyset order (creation order: never changed by an edit).
+    index('customers_created_at_id_idx').on(table.createdAt, table.id),
   ],
 );
 
@@ -365,6 +367,8 @@ export const workOrders = pgTable(
     index('work_orders_customer_id_idx').on(table.customerId, table.createdAt),
     index('work_orders_technician_id_idx').on(table.technicianId, table.serviceDate),
     index('work_orders_completed_at_idx').on(table.completedAt),
+    // The CSV export's keyset order (creation order: never changed by an edit).
+    index('work_orders_created_at_id_idx').on(table.createdAt, table.id),
     // The dashboard's today list: a day's work orders in schedule order, so its first 5 are read, not sorted.
     index('work_orders_day_schedule_idx').on(table.serviceDate, timePreferenceRank(table.timePreference), table.scheduledStartTime, table.createdAt, table.id),
     index('work_orders_title_trgm_idx').using('gin', sql`${table.title} gin_trgm_ops`).with({ fastupdate: false }),

@@ -95,7 +95,8 @@ const where = (...rules: (SQL | undefined)[]) => {
   return present.length === 0 ? sql`` : sql`where ${sql.join(present, sql` and `)}`;
 };
 
-const fromLeads = sql`from ${unifiedLeads}
+/** The unified leads (both kinds) with their customer and work order: also read by the CSV export. */
+export const fromLeads = sql`from ${unifiedLeads}
   left join customers customer on customer.id = lead.customer_id
   left join work_orders work_order on work_order.id = lead.work_order_id`;
 

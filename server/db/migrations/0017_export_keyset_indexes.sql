@@ -1,0 +1,2 @@
+CREATE INDEX "customers_created_at_id_idx" ON "customers" USING btree ("created_at","id");--> statement-breakpoint
+CREATE INDEX "work_orders_created_at_id_idx" ON "work_orders" USING btree ("created_at","id");

@@ -1,0 +1,63 @@
+/**
+ * CSV as RFC 4180 writes it, for spreadsheets: fields separated by commas, records ended by CRLF,
+ * a field quoted (its quotes doubled) when it holds a comma, a quote, CR or LF. The file starts
+ * with a UTF-8 byte-order mark, without which Excel reads UTF-8 as the Windows code page.
+ *
+ * Formula injection (OWASP "CSV Injection"): a spreadsheet runs a cell that starts with = + - @
+ * (or a tab or CR, which some strip before looking) as a formula. Every text value that starts
+ * with one of them gets a leading apostrophe, which spreadsheets show as text. Numbers are written
+ * as they are (a negative number is data, not a formula); only strings come from people.
+ */
+export const csvByteOrderMark = '\uFEFF';
+export const csvLineEnd = '\r\n';
+
+export type CsvValue = string | number | boolean | bigint | Date | null | undefined;
+
+const formulaStart = /^[=+\-@\t\r]/;
+const needsQuotes = /[",\r\n]/;
+
+/** A text value a spreadsheet would run as a formula, made plain text. */
+export function neutraliseFormula(text: string): string {
+  return formulaStart.test(text) ? `'${text}` : text;
+}
+
+/** One field, neutralised when it is text, quoted when it must be. */
+export function csvField(value: CsvValue): string {
+  if (value === null || value === undefined) return '';
+  let text: string;
+  if (typeof value === 'string') text = neutraliseFormula(value);
+  else if (value instanceof Date) text = value.toISOString();
+  else text = String(value);
+  return needsQuotes.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One record with its CRLF. */
+export function csvRecord(values: readonly CsvValue[]): string {
+  return values.map(csvField).join(',') + csvLineEnd;
+}
+
+/**
+ * The whole file as chunks: the byte-order mark and the header, then one chunk per page of
+ * records. A consumer that pulls (Readable.from) asks for the next page only when the client has
+ * taken the previous one, so at most one page is in memory whatever the table's size.
+ */
+export async function* csvChunks(header: readonly string[], pages: AsyncIterable<readonly (readonly CsvValue[])[]>): AsyncGenerator<string> {
+  yield csvByteOrderMark + csvRecord(header);
+  for await (const page of pages) {
+    if (page.length > 0) yield page.map(csvRecord).join('');
+  }
+}
+
+/**
+ * Keyset paging: reads `pageSize` rows after the last one seen until a short page, so each query
+ * is an index range scan and no offset grows with the table.
+ */
+export async function* keysetPages<Row>(readPage: (after: Row | undefined, limit: number) => Promise<Row[]>, pageSize: number): AsyncGenerator<Row[]> {
+  let after: Row | undefined;
+  for (;;) {
+    const rows = await readPage(after, pageSize);
+    if (rows.length > 0) yield rows;
+    if (rows.length < pageSize) return;
+    after = rows[rows.length - 1];
+  }
+}

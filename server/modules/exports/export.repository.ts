@@ -1,0 +1,167 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database } from '#server/db/client.ts';
+import { fromLeads } from '#server/modules/leads/lead.repository.ts';
+
+/**
+ * The CSV exports' reads: one page at a time in keyset order. Customers and work orders go in the
+ * order they were created ((created_at, id), an index each, never changed by an edit, so an export
+ * running while staff work neither skips nor repeats a row); leads newest first, as their screen.
+ * The cursor is created_at as text: a JavaScript Date would drop the microseconds and with them
+ * rows that share a millisecond.
+ */
+export type KeysetCursor = { cursor: string; id: string };
+
+export type CustomerExportRow = KeysetCursor & {
+  name: string;
+  type: string;
+  phone: string;
+  email: string | null;
+  address: string;
+  city: string;
+  state: string;
+  zip: string | null;
+  notes: string | null;
+  hasIndoorUnit: boolean;
+  hasOutdoorUnit: boolean;
+  unitBrand: string | null;
+  unitModel: string | null;
+  unitSerial: string | null;
+  installDate: string | null;
+  refrigerantType: string | null;
+  tonnage: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  geocodingStatus: string;
+  created: string;
+  equipment: EquipmentSummary[];
+};
+
+export type EquipmentSummary = {
+  type: string;
+  location: string | null;
+  brand: string | null;
+  model: string | null;
+  serial: string | null;
+  warranty: string | null;
+  installed: string | null;
+};
+
+export type WorkOrderExportRow = KeysetCursor & {
+  number: string;
+  title: string;
+  status: string;
+  priority: string;
+  serviceType: string;
+  serviceDate: string;
+  timePreference: string;
+  scheduledStart: string | null;
+  scheduledEnd: string | null;
+  estimatedDuration: string | null;
+  technician: string | null;
+  customer: string;
+  customerPhone: string;
+  customerEmail: string | null;
+  customerAddress: string;
+  description: string;
+  notes: string | null;
+  specialInstructions: string | null;
+  created: string;
+  started: string | null;
+  completed: string | null;
+};
+
+export type LeadExportRow = KeysetCursor & {
+  kind: 'estimate' | 'chat';
+  received: string;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+  serviceType: string | null;
+  description: string | null;
+  preferredDate: string | null;
+  preferredTime: string | null;
+  status: string;
+  priority: string;
+  source: string;
+  workflowStage: string | null;
+  leadScore: number | null;
+  urgency: string | null;
+  customer: string | null;
+  workOrderNumber: string | null;
+  workOrderStatus: string | null;
+  responded: string | null;
+};
+
+async function rowsOf<Row>(db: Database, query: SQL): Promise<Row[]> {
+  return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
+}
+
+/** A timestamp as the company's wall clock, to the minute (spreadsheets read it as a date and time). */
+const local = (column: SQL, timeZone: string) => sql`to_char(${column} at time zone ${timeZone}, 'YYYY-MM-DD HH24:MI')`;
+
+const after = (created: SQL, id: SQL, cursor: KeysetCursor | undefined, direction: '>' | '<') =>
+  cursor ? sql`where (${created}, ${id}) ${sql.raw(direction)} (${cursor.cursor}::timestamptz, ${cursor.id}::uuid)` : sql``;
+
+export function createExportRepository(db: Database, timeZone: string) {
+  return {
+    customersPage(cursor: KeysetCursor | undefined, limit: number): Promise<CustomerExportRow[]> {
+      return rowsOf(
+        db,
+        sql`select c.id, c.created_at::text as cursor, c.name, c.type, c.phone, c.email, c.address, c.city, c.state, c.zip, c.notes,
+                   c.has_indoor_unit as "hasIndoorUnit", c.has_outdoor_unit as "hasOutdoorUnit", c.unit_brand as "unitBrand",
+                   c.unit_model as "unitModel", c.unit_serial as "unitSerial", c.install_date::text as "installDate",
+                   c.refrigerant_type as "refrigerantType", c.tonnage, c.latitude, c.longitude, c.geocoding_status as "geocodingStatus",
+                   ${local(sql`c.created_at`, timeZone)} as created,
+                   coalesce((select json_agg(json_build_object('type', e.equipment_type, 'location', e.location, 'brand', e.brand,
+                                                               'model', e.model, 'serial', e.serial_number, 'warranty', e.warranty_status,
+                                                               'installed', e.install_date) order by e.created_at, e.id)
+                               from equipment e where e.customer_id = c.id), '[]'::json) as equipment
+              from customers c
+              ${after(sql`c.created_at`, sql`c.id`, cursor, '>')}
+             order by c.created_at, c.id
+             limit ${limit}`,
+      );
+    },
+
+    workOrdersPage(cursor: KeysetCursor | undefined, limit: number): Promise<WorkOrderExportRow[]> {
+      return rowsOf(
+        db,
+        sql`select wo.id, wo.created_at::text as cursor, wo.work_order_number as number, wo.title, wo.status, wo.priority,
+                   wo.service_type as "serviceType", wo.service_date::text as "serviceDate", wo.time_preference as "timePreference",
+                   to_char(wo.scheduled_start_time, 'HH24:MI') as "scheduledStart", to_char(wo.scheduled_end_time, 'HH24:MI') as "scheduledEnd",
+                   wo.estimated_duration::text as "estimatedDuration", t.name as technician, c.name as customer,
+                   c.phone as "customerPhone", c.email as "customerEmail",
+                   c.address || ', ' || c.city || ', ' || c.state || coalesce(' ' || c.zip, '') as "customerAddress",
+                   wo.description, wo.notes, wo.special_instructions as "specialInstructions",
+                   ${local(sql`wo.created_at`, timeZone)} as created,
+                   ${local(sql`wo.started_at`, timeZone)} as started,
+                   ${local(sql`wo.completed_at`, timeZone)} as completed
+              from work_orders wo
+              join customers c on c.id = wo.customer_id
+              left join technicians t on t.id = wo.technician_id
+              ${after(sql`wo.created_at`, sql`wo.id`, cursor, '>')}
+             order by wo.created_at, wo.id
+             limit ${limit}`,
+      );
+    },
+
+    leadsPage(cursor: KeysetCursor | undefined, limit: number): Promise<LeadExportRow[]> {
+      return rowsOf(
+        db,
+        sql`select lead.kind, lead.id, lead.created_at::text as cursor, ${local(sql`lead.created_at`, timeZone)} as received,
+                   lead.name, lead.phone, lead.email, lead.address, lead.service_type as "serviceType", lead.description,
+                   lead.preferred_date as "preferredDate", lead.preferred_time as "preferredTime", lead.status, lead.priority,
+                   lead.source, lead.workflow_stage as "workflowStage", lead.lead_score as "leadScore", lead.urgency,
+                   customer.name as customer, work_order.work_order_number as "workOrderNumber", work_order.status as "workOrderStatus",
+                   ${local(sql`lead.responded_at`, timeZone)} as responded
+              ${fromLeads}
+              ${after(sql`lead.created_at`, sql`lead.id`, cursor, '<')}
+             order by lead.created_at desc, lead.id desc
+             limit ${limit}`,
+      );
+    },
+  };
+}
+
+export type ExportRepository = ReturnType<typeof createExportRepository>;

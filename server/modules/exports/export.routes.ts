@@ -1,0 +1,32 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
+import { exportPath } from '#shared/exports.ts';
+import type { CsvFile, ExportService } from './export.service.ts';
+
+type Options = { exports: ExportService };
+
+/** Bytes buffered ahead of a slow client: the next page is read only when the socket has taken these. */
+const streamHighWaterMark = 64 * 1024;
+
+/**
+ * Streams a CSV download. Readable.from pulls the next chunk (one page of rows, one query) only
+ * when the response has room, so a slow or stopped client stops the reading too; a client that
+ * goes away ends the generator (no further queries).
+ */
+function sendCsv(reply: FastifyReply, csv: CsvFile): FastifyReply {
+  const stream = Readable.from(csv.chunks, { objectMode: false, highWaterMark: streamHighWaterMark });
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${csv.fileName}"`)
+    .header('x-content-type-options', 'nosniff')
+    .send(stream);
+}
+
+/** Admin only: /api/admin/settings/* is refused to other staff by the session guard (plugins/session.ts). */
+export async function exportRoutes(app: FastifyInstance, { exports }: Options): Promise<void> {
+  // No automatic HEAD routes: each would start an export only to throw its rows away.
+  const options = { exposeHeadRoute: false };
+  app.get(exportPath('customers'), options, async (_request, reply) => sendCsv(reply, exports.customers()));
+  app.get(exportPath('work-orders'), options, async (_request, reply) => sendCsv(reply, exports.workOrders()));
+  app.get(exportPath('leads'), options, async (_request, reply) => sendCsv(reply, exports.leads()));
+}

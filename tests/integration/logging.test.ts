@@ -1,0 +1,110 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStaff, createTestApp, sessionCookieFrom, testPassword, type TestContext } from '#tests/support/test-app.ts';
+import { sessionCookieName } from '#server/plugins/session.ts';
+
+// Structured JSON logs (issue 10): every line a request writes carries its id, the id is echoed
+// in x-request-id, and neither a password nor a session cookie reaches the log.
+let context: TestContext;
+const lines: string[] = [];
+
+beforeAll(async () => {
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  context = await createTestApp({ env: { LOG_LEVEL: 'trace' }, logStream });
+  await createStaff(context.database);
+});
+afterAll(async () => {
+  await context?.close();
+});
+
+const records = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('request logs', () => {
+  it('a sign-in and a signed-in request log neither the password nor the session cookie', async () => {
+    const login = await context.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'staff@example.com', password: testPassword },
+      remoteAddress: '127.0.0.9',
+    });
+    expect(login.statusCode).toBe(200);
+    const token = sessionCookieFrom(login)!;
+    const failed = await context.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'staff@example.com', password: 'a wrong password for the log test' },
+      remoteAddress: '127.0.0.9',
+    });
+    expect(failed.statusCode).toBe(401);
+    const session = await context.app.inject({
+      method: 'GET',
+      url: '/api/admin/session',
+      headers: { cookie: `${sessionCookieName}=${token}`, authorization: 'Bearer secret-bearer-token-123' },
+    });
+    expect(session.statusCode).toBe(200);
+
+    const log = lines.join('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(log).not.toContain(testPassword);
+    expect(log).not.toContain('a wrong password for the log test');
+    expect(log).not.toContain(token);
+    expect(log).not.toContain('secret-bearer-token-123');
+    // Every line is JSON; every line about a request names it.
+    for (const record of records()) {
+      if ('req' in record || 'res' in record) expect(typeof record.reqId).toBe('string');
+    }
+    const completed = records().filter((record) => record.msg === 'request completed');
+    expect(completed.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('redacts secrets in any object that is logged', () => {
+    context.app.log.info({ body: { email: 'a@example.com', password: 'hunter2 hunter2' }, headers: { cookie: 'hvac_session=abc' }, apiKey: 'sk-live-123' }, 'test line');
+    const record = records().find((entry) => entry.msg === 'test line')!;
+    expect(record).toMatchObject({ body: { email: 'a@example.com', password: '[Redacted]' }, headers: { cookie: '[Redacted]' }, apiKey: '[Redacted]' });
+  });
+});
+
+describe('request ids', () => {
+  it('keeps a safe incoming x-request-id, echoes it, and writes it on the request log lines', async () => {
+    const response = await context.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'lb-4f2a.91:7' } });
+    expect(response.headers['x-request-id']).toBe('lb-4f2a.91:7');
+    const mine = records().filter((record) => record.reqId === 'lb-4f2a.91:7');
+    expect(mine.map((record) => record.msg)).toEqual(['incoming request', 'request completed']);
+  });
+
+  it('replaces a missing, long or unsafe id with a random UUID', async () => {
+    for (const header of [undefined, 'x'.repeat(65), 'has spaces', 'line\\nbreak', '<script>']) {
+      const response = await context.app.inject({ method: 'GET', url: '/healthz', headers: header === undefined ? {} : { 'x-request-id': header } });
+      expect(response.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
+  });
+});
+
+describe('health', () => {
+  it('/healthz answers while the process runs; /readyz when the database answers', async () => {
+    const health = await context.app.inject({ method: 'GET', url: '/healthz' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const ready = await context.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok', database: context.database.kind });
+  });
+
+  it('/readyz answers 503 once the database is gone, while /healthz still answers', async () => {
+    const other = await createTestApp();
+    try {
+      await other.database.close();
+      const ready = await other.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'unavailable', database: other.database.kind });
+      expect((await other.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await other.app.close();
+    }
+  });
+});
