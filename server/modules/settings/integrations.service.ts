@@ -34,11 +34,12 @@ export function tileAt(latitude: number, longitude: number, zoom: number): { x: 
   return { x: Math.min(Math.max(x, 0), scale - 1), y: Math.min(Math.max(y, 0), scale - 1), z: zoom };
 }
 
-/** A Leaflet URL template filled in for one tile ({s}: the first subdomain, {r}: no retina). */
+/** A Leaflet URL template filled in for one tile ({s}: the first subdomain, {r}: no retina, {-y}: TMS rows). */
 export function tileUrlFor(template: string, tile: { x: number; y: number; z: number }): string {
   return template
     .replaceAll('{s}', 'a')
     .replaceAll('{r}', '')
+    .replaceAll('{-y}', String(2 ** tile.z - 1 - tile.y))
     .replaceAll('{z}', String(tile.z))
     .replaceAll('{x}', String(tile.x))
     .replaceAll('{y}', String(tile.y));
