@@ -263,10 +263,15 @@ export function createIntegrationsService(options: IntegrationsOptions) {
     const tile = tileAt(config.company.geo.latitude, config.company.geo.longitude, 12);
     const url = new URL(tileUrlFor(mapTileUrl, tile), origin);
     const where = `tile ${tile.z}/${tile.x}/${tile.y} from ${url.host}`;
-    const response = await fetch(url, {
-      signal: AbortSignal.timeout(tileTestTimeoutMs),
-      headers: { 'user-agent': `${config.company.name} back office settings test`, accept: 'image/*' },
-    });
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        signal: AbortSignal.timeout(tileTestTimeoutMs),
+        headers: { 'user-agent': `${config.company.name} back office settings test`, accept: 'image/*' },
+      });
+    } catch (error) {
+      return { ok: false, message: `The ${where} could not be fetched: ${errorText(error)}` };
+    }
     const type = response.headers.get('content-type') ?? 'no content type';
     await response.body?.cancel();
     if (!response.ok) return { ok: false, message: `The ${where} answered HTTP ${response.status} ${response.statusText}`.trim() + '.' };
