@@ -37,6 +37,7 @@ export const auditActionLabels: Record<string, string> = {
   inspection_added: 'Inspection report added',
   photos_added: 'Photos added',
   photo_removed: 'Photo removed',
+  location_set: 'Map pin placed',
   renamed: 'Renamed',
   activated: 'Activated',
   deactivated: 'Deactivated',

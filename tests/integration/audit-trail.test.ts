@@ -113,6 +113,17 @@ describe('customers', () => {
     expect(await lastEntryOf('customer', id)).toMatchObject({ ...staffActor(), action: 'deleted', entityLabel: 'Audit Carol', changes: { name: ['Audit Carol', null] } });
   });
 
+  it('records a map pin placed by hand', async () => {
+    const id = await createCustomer({ name: 'Audit Pinned' });
+    const placed = await api('PUT', `/api/admin/customers/${id}/location`, { latitude: 32.2371, longitude: -80.8604 });
+    expect(placed.statusCode, placed.body).toBe(200);
+    expect(await lastEntryOf('customer', id)).toMatchObject({
+      ...staffActor(),
+      action: 'location_set',
+      changes: { latitude: [null, 32.2371], longitude: [null, -80.8604], geocodingStatus: ['pending', 'success'], geocodingAccuracy: [null, 'ROOFTOP'] },
+    });
+  });
+
   it('a refused delete (the customer has work orders) leaves no entry', async () => {
     const id = await createCustomer({ name: 'Audit Dave' });
     await createWorkOrder(id);

@@ -191,6 +191,7 @@ describe('map tiles', () => {
   it('the tile at zoom 12 over the office is the standard slippy-map tile', () => {
     expect(tileAt(32.2371, -80.8604, 12)).toEqual({ z: 12, x: 1127, y: 1660 });
     expect(tileUrlFor('https://{s}.tile.example/{z}/{x}/{y}{r}.png', { z: 12, x: 1, y: 2 })).toBe('https://a.tile.example/12/1/2.png');
+    expect(tileUrlFor('/tiles/{z}/{x}/{-y}.png', { z: 2, x: 1, y: 0 })).toBe('/tiles/2/1/3.png');
   });
 
   it('fetches one tile and reports the HTTP status, a wrong answer, and a server that is not there', async () => {
@@ -228,10 +229,19 @@ describe('map tiles', () => {
     }
   });
 
-  it('the endpoint lists the map tiles and refuses an unknown integration', async () => {
-    const app = await appWith();
-    expect((await app.status()).integrations.map((integration) => integration.name)).toEqual(['email', 'chat', 'geocoding', 'maps']);
-    expect((await app.call('POST', '/api/admin/settings/integrations/fax/test')).statusCode).toBe(400);
+  it('the endpoint shows MAP_TILE_URL\'s host, tests through it, and refuses an unknown integration', async () => {
+    const tiles = await startFakeHttpServer(() => ({ status: 200, text: 'PNG', headers: { 'content-type': 'image/png' } }));
+    try {
+      const app = await appWith({ MAP_TILE_URL: `${tiles.url}/osm/{z}/{x}/{y}.png` });
+      const { integrations } = await app.status();
+      expect(integrations.map((integration) => integration.name)).toEqual(['email', 'chat', 'geocoding', 'maps']);
+      expect(integrations.find((integration) => integration.name === 'maps')).toMatchObject({ adapter: 'tile-server', testable: true, summary: `Tiles come from ${new URL(tiles.url).host}` });
+      expect(await app.test('maps')).toMatchObject({ ok: true, message: expect.stringContaining('tile 12/1127/1660') });
+      expect(tiles.requests.at(-1)?.url).toBe('/osm/12/1127/1660.png');
+      expect((await app.call('POST', '/api/admin/settings/integrations/fax/test')).statusCode).toBe(400);
+    } finally {
+      await tiles.close();
+    }
   });
 });
 

@@ -321,11 +321,17 @@ export function createGeocodingRepository(db: Database) {
     },
 
     /** Staff placed the pin: the customer is located where they put it (the caller formats the address). */
-    async placePin(id: string, point: { latitude: number; longitude: number }, formatted: (address: GeocodingAddress) => string) {
+    async placePin(
+      id: string,
+      point: { latitude: number; longitude: number },
+      formatted: (address: GeocodingAddress) => string,
+      /** Runs in the same transaction once the pin is placed (the audit entry). */
+      onPlaced?: (tx: Database, before: typeof customers.$inferSelect, after: typeof customers.$inferSelect) => Promise<void>,
+    ) {
       return db.transaction(async (transaction) => {
         const tx = transaction as unknown as Database;
         const [customer] = await tx
-          .select({ address: customers.address, city: customers.city, state: customers.state, zip: customers.zip })
+          .select()
           .from(customers)
           .where(eq(customers.id, id))
           .for('update');
@@ -343,6 +349,7 @@ export function createGeocodingRepository(db: Database) {
           })
           .where(eq(customers.id, id))
           .returning();
+        if (row) await onPlaced?.(tx, customer, row);
         return row;
       });
     },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { geocodingBatchRequestSchema } from '#shared/geocoding.ts';
+import { actorOf } from '#server/modules/audit/audit.service.ts';
 import { parseOrThrow } from '#server/validation.ts';
 import type { GeocodingService } from './geocoding.service.ts';
 
@@ -28,5 +29,5 @@ export async function geocodingRoutes(app: FastifyInstance, { geocoding }: Optio
     reply.status(202).send(await geocoding.resume(request.params.id)),
   );
 
-  app.put<IdParams>('/api/admin/customers/:id/location', async (request) => geocoding.placePin(request.params.id, request.body));
+  app.put<IdParams>('/api/admin/customers/:id/location', async (request) => geocoding.placePin(request.params.id, request.body, actorOf(request)));
 }

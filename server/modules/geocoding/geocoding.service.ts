@@ -18,6 +18,7 @@ import {
   type GeocoderName,
 } from '#shared/geocoding.ts';
 import type { Geocoder } from '#server/adapters/geocoding/geocoder.ts';
+import { diffFields, recordAudit, type AuditActor } from '#server/modules/audit/audit.service.ts';
 import type { Database, DatabaseKind } from '#server/db/client.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
@@ -337,14 +338,23 @@ export function createGeocodingService(options: GeocodingServiceOptions) {
     },
 
     /** Staff place the pin by hand: located there, accuracy ROOFTOP, the customer's own address as formatted address. */
-    async placePin(id: string, body: unknown): Promise<{ customer: Customer }> {
+    async placePin(id: string, body: unknown, actor: AuditActor): Promise<{ customer: Customer }> {
       const parsed = manualLocationSchema.safeParse(body);
       if (!parsed.success && parsed.error.issues.some((issue) => issue.message === geocodingMessages.manualPinOutside)) {
         throw new AppError('VALIDATION_FAILED', geocodingMessages.manualPinOutside);
       }
       const point = parseOrThrow(manualLocationSchema, body);
       if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND', customerMessages.notFoundTitle);
-      const row = await repository.placePin(id.toLowerCase(), point, addressLine);
+      const row = await repository.placePin(id.toLowerCase(), point, addressLine, (tx, before, after) =>
+        recordAudit(tx, {
+          actor,
+          entityType: 'customer',
+          entityId: after.id,
+          entityLabel: after.name,
+          action: 'location_set',
+          changes: diffFields(before, after, { only: ['latitude', 'longitude', 'geocodingStatus', 'geocodingAccuracy'] }),
+        }),
+      );
       if (!row) throw new AppError('NOT_FOUND', customerMessages.notFoundTitle);
       return { customer: toCustomer(row) };
     },

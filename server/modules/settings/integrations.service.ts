@@ -34,11 +34,12 @@ export function tileAt(latitude: number, longitude: number, zoom: number): { x: 
   return { x: Math.min(Math.max(x, 0), scale - 1), y: Math.min(Math.max(y, 0), scale - 1), z: zoom };
 }
 
-/** A Leaflet URL template filled in for one tile ({s}: the first subdomain, {r}: no retina). */
+/** A Leaflet URL template filled in for one tile ({s}: the first subdomain, {r}: no retina, {-y}: TMS rows). */
 export function tileUrlFor(template: string, tile: { x: number; y: number; z: number }): string {
   return template
     .replaceAll('{s}', 'a')
     .replaceAll('{r}', '')
+    .replaceAll('{-y}', String(2 ** tile.z - 1 - tile.y))
     .replaceAll('{z}', String(tile.z))
     .replaceAll('{x}', String(tile.x))
     .replaceAll('{y}', String(tile.y));
@@ -262,10 +263,15 @@ export function createIntegrationsService(options: IntegrationsOptions) {
     const tile = tileAt(config.company.geo.latitude, config.company.geo.longitude, 12);
     const url = new URL(tileUrlFor(mapTileUrl, tile), origin);
     const where = `tile ${tile.z}/${tile.x}/${tile.y} from ${url.host}`;
-    const response = await fetch(url, {
-      signal: AbortSignal.timeout(tileTestTimeoutMs),
-      headers: { 'user-agent': `${config.company.name} back office settings test`, accept: 'image/*' },
-    });
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        signal: AbortSignal.timeout(tileTestTimeoutMs),
+        headers: { 'user-agent': `${config.company.name} back office settings test`, accept: 'image/*' },
+      });
+    } catch (error) {
+      return { ok: false, message: `The ${where} could not be fetched: ${errorText(error)}` };
+    }
     const type = response.headers.get('content-type') ?? 'no content type';
     await response.body?.cancel();
     if (!response.ok) return { ok: false, message: `The ${where} answered HTTP ${response.status} ${response.statusText}`.trim() + '.' };
