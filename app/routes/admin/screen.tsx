@@ -2,8 +2,6 @@ import { useLocation } from 'react-router';
 
 /** Titles of the staff screens that later releases fill in; each shows its title until then. */
 const screenTitles: [RegExp, string][] = [
-  [/^\/admin\/map/i, 'Service Map'],
-  [/^\/admin\/geocoding-setup/i, 'Geocoding Setup'],
   [/^\/admin\/settings/i, 'Settings'],
 ];
 
