@@ -27,13 +27,15 @@ import { eventRoutes } from './modules/events/events.routes.ts';
 import { defaultLiveStreamLimits, type LiveStreamLimits } from './modules/events/live-streams.service.ts';
 import { leadRoutes } from './modules/leads/lead.routes.ts';
 import { createLeadService } from './modules/leads/lead.service.ts';
+import { mapRoutes } from './modules/map/map.routes.ts';
+import { createMapService } from './modules/map/map.service.ts';
 import { notificationRoutes } from './modules/notifications/notification.routes.ts';
 import { createNotificationService } from './modules/notifications/notification.service.ts';
 import { siteRoutes } from './modules/site/site.routes.ts';
 import { workOrderRoutes } from './modules/work-orders/work-order.routes.ts';
 import { createWorkOrderService } from './modules/work-orders/work-order.service.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
-import { registerSecurity } from './plugins/security.ts';
+import { registerSecurity, tileImageSource } from './plugins/security.ts';
 import { registerSessionGuard } from './plugins/session.ts';
 import { registerStaticClient, sendPage } from './plugins/static-client.ts';
 
@@ -58,7 +60,10 @@ export async function buildApp({ config, database, logger, serveClient = true, l
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
-  await registerSecurity(app, { isHttpsOnly: config.company.siteUrl.startsWith('https://') });
+  // The map's tile server may serve images to every page (the staff map is a client-side screen).
+  const tileSource = tileImageSource(config.map.tileUrl);
+  const csp = { imageSources: tileSource ? [tileSource] : [] };
+  await registerSecurity(app, { isHttpsOnly: config.company.siteUrl.startsWith('https://'), csp });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
 
@@ -105,6 +110,13 @@ export async function buildApp({ config, database, logger, serveClient = true, l
     timeZone: config.businessTimeZone,
   });
   await app.register(dashboardRoutes, { dashboard: createDashboardService({ db: database.db, timeZone: config.businessTimeZone }) });
+  await app.register(mapRoutes, {
+    map: createMapService({
+      db: database.db,
+      timeZone: config.businessTimeZone,
+      tiles: { url: config.map.tileUrl, attribution: config.map.tileAttribution },
+    }),
+  });
   await app.register(leadRoutes, {
     leads: createLeadService({ db: database.db, today: () => todayIn(config.businessTimeZone), timeZone: config.businessTimeZone }),
     timeZone: config.businessTimeZone,
@@ -116,7 +128,7 @@ export async function buildApp({ config, database, logger, serveClient = true, l
     bookingLimitPer15Minutes: config.publicFormLimitPer15Minutes,
   });
 
-  const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir) : undefined;
+  const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir, csp) : undefined;
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0]!;
     // A missing file (a stale /assets/x.js, /robots.txt) is a 404, not the app shell.

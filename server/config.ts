@@ -8,6 +8,26 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/**
+ * The service map's tiles (issue 9): a Leaflet URL template ({z}/{x}/{y}, optionally {s} for
+ * subdomains, {r} for retina) and the attribution the tile provider requires. The template's origin
+ * is added to the CSP's img-src (plugins/security.ts). A path ('/tiles/{z}/{x}/{y}.png') serves
+ * tiles from this server.
+ */
+const emptyAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const mapEnvSchema = z.object({
+  MAP_TILE_URL: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .trim()
+      .regex(/^(https?:\/\/[^/\s?#]+)?\/\S*$/, 'must be an http(s):// URL template or a path starting with /')
+      .refine((value) => value.includes('{z}') && value.includes('{x}') && /\{-?y\}/.test(value), 'must contain {z}, {x} and {y}')
+      .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  ),
+  MAP_TILE_ATTRIBUTION: z.preprocess(emptyAsUnset, z.string().trim().min(1).max(500).default('&copy; OpenStreetMap contributors')),
+});
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -45,6 +65,7 @@ const envSchema = z
     /** Submissions of a public form (estimate, booking) allowed per address per 15 minutes. */
     PUBLIC_FORM_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
   })
+  .and(mapEnvSchema)
   .and(companyEnvSchema)
   .refine((env) => Boolean(env.CHAT_API_URL) === Boolean(env.CHAT_API_KEY), {
     message: 'CHAT_API_URL and CHAT_API_KEY go together: set both or neither',
@@ -78,6 +99,7 @@ export type AppConfig = {
     messageLimitPerMinute: number;
   };
   company: CompanyProfile;
+  map: { tileUrl: string; tileAttribution: string };
 };
 
 export class ConfigError extends Error {
@@ -118,5 +140,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       messageLimitPerMinute: env.CHAT_MESSAGE_LIMIT,
     },
     company: companyProfileFrom(env),
+    map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
   };
 }

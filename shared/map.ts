@@ -126,6 +126,9 @@ export type MapCustomerDetails = MapCustomer & {
   zip: string | null;
 };
 
+/** GET /api/admin/map/config: the tile layer (MAP_TILE_URL, MAP_TILE_ATTRIBUTION on the server). */
+export type MapConfig = { tileUrl: string; attribution: string };
+
 export const mapMessages = {
   title: 'Service Map',
   workOrdersView: 'Work Orders View',

@@ -20,15 +20,47 @@ export const baseCspDirectives = {
   'script-src': ["'self'"],
 } as const;
 
-export function cspHeader(extraScriptSources: string[] = []): string {
-  return Object.entries(baseCspDirectives)
+/** Sources added to the base policy: the map's tile server for images (see tileImageSource). */
+export type CspExtras = { imageSources?: readonly string[] };
+
+function cspDirectives(extras: CspExtras = {}): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(baseCspDirectives).map(([name, values]) => [name, [...values, ...(name === 'img-src' ? (extras.imageSources ?? []) : [])]]),
+  );
+}
+
+export function cspHeader(extraScriptSources: string[] = [], extras: CspExtras = {}): string {
+  return Object.entries(cspDirectives(extras))
     .map(([name, values]) => `${name} ${[...values, ...(name === 'script-src' ? extraScriptSources : [])].join(' ')}`)
     .join('; ');
 }
 
-export async function registerSecurity(app: FastifyInstance, options: { isHttpsOnly: boolean }): Promise<void> {
+/**
+ * The CSP img-src source that admits a Leaflet tile URL template: its origin, with a '*' for a
+ * templated host label ('https://{s}.tile.example.org/...' -> 'https://*.tile.example.org'; CSP
+ * allows a wildcard only as the leftmost label, so everything up to the templated label becomes
+ * '*'). A path template (tiles from this server) needs nothing beyond 'self': undefined.
+ */
+export function tileImageSource(tileUrl: string): string | undefined {
+  const match = /^(https?):\/\/([^/?#]+)/i.exec(tileUrl);
+  if (!match) return undefined;
+  const scheme = match[1]!.toLowerCase();
+  const [host, port] = splitPort(match[2]!.toLowerCase());
+  const labels = host.split('.');
+  const lastTemplated = labels.findLastIndex((label) => /[{}]/.test(label));
+  const cspHost = lastTemplated < 0 ? host : ['*', ...labels.slice(lastTemplated + 1)].join('.');
+  return `${scheme}://${cspHost}${port ? `:${port}` : ''}`;
+}
+
+function splitPort(authority: string): [string, string | undefined] {
+  const withoutUser = authority.slice(authority.lastIndexOf('@') + 1);
+  const portMatch = /:(\d+)$/.exec(withoutUser);
+  return portMatch ? [withoutUser.slice(0, portMatch.index), portMatch[1]] : [withoutUser, undefined];
+}
+
+export async function registerSecurity(app: FastifyInstance, options: { isHttpsOnly: boolean; csp?: CspExtras }): Promise<void> {
   await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: baseCspDirectives as unknown as Record<string, string[]> },
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(options.csp) },
     // Cross-origin isolation headers would break map tiles from a tile server later on.
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: options.isHttpsOnly ? { maxAge: 31_536_000, includeSubDomains: true } : false,

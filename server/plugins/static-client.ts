@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { cspHeader } from './security.ts';
+import { cspHeader, type CspExtras } from './security.ts';
 
 type Encoding = 'br' | 'gzip' | 'identity';
 type Page = { variants: Record<Encoding, Buffer>; csp: string };
@@ -12,12 +12,12 @@ export type PageResolver = (urlPath: string) => Page | undefined;
 const inlineScriptPattern = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
 
 /** CSP for one HTML file: its own inline scripts (React Router's hydration data) by hash, nothing else. */
-function pageCsp(html: string): string {
+function pageCsp(html: string, extras: CspExtras): string {
   const hashes = [...html.matchAll(inlineScriptPattern)]
     .map((match) => match[1] ?? '')
     .filter((body) => body.length > 0)
     .map((body) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`);
-  return cspHeader([...new Set(hashes)]);
+  return cspHeader([...new Set(hashes)], extras);
 }
 
 function htmlFiles(directory: string): string[] {
@@ -36,7 +36,7 @@ function normalisePath(urlPath: string): string {
  * (case-insensitively: /heating and /Heating are one page), and the single-page-app shell for every
  * other path (the staff screens), which the client router then renders.
  */
-export async function registerStaticClient(app: FastifyInstance, clientDir: string): Promise<PageResolver | undefined> {
+export async function registerStaticClient(app: FastifyInstance, clientDir: string, csp: CspExtras = {}): Promise<PageResolver | undefined> {
   if (!fs.existsSync(path.join(clientDir, '__spa-fallback.html')) && !fs.existsSync(path.join(clientDir, 'index.html'))) {
     app.log.warn({ clientDir }, 'no built client found: run `npm run build` to serve the website');
     return undefined;
@@ -45,6 +45,8 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
   let fallback: Page | undefined;
   for (const file of htmlFiles(clientDir)) {
     const html = fs.readFileSync(file);
+    const relative = path.relative(clientDir, file).split(path.sep).join('/');
+    // The staff screens (the SPA shell) may show map tiles; the prerendered public pages never do.
     const page: Page = {
       // The build writes .br and .gz copies (scripts/compress-client.mjs); fall back to plain.
       variants: {
@@ -52,9 +54,8 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
         br: fs.existsSync(`${file}.br`) ? fs.readFileSync(`${file}.br`) : html,
         gzip: fs.existsSync(`${file}.gz`) ? fs.readFileSync(`${file}.gz`) : html,
       },
-      csp: pageCsp(html.toString('utf8')),
+      csp: pageCsp(html.toString('utf8'), relative === '__spa-fallback.html' ? csp : {}),
     };
-    const relative = path.relative(clientDir, file).split(path.sep).join('/');
     if (relative === '__spa-fallback.html') fallback = page;
     else if (relative === 'index.html' || relative.endsWith('/index.html')) pages.set(normalisePath(`/${relative.slice(0, -'index.html'.length)}`), page);
   }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { mulberry32, seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts';
 import { leadSources, leadStatuses, workOrderStatuses } from '#shared/enums.ts';
+import { southCarolinaBounds } from '#shared/geocoding.ts';
 import { createTestDatabase } from '#tests/support/test-database.ts';
 
 // 2026-03-09 03:30 UTC is still Sunday 2026-03-08 in New York, the day daylight saving time starts:
@@ -60,6 +61,62 @@ describe('demo data', { timeout: 60_000 }, () => {
       expect(row.phone).toMatch(/^\(843\) \d{3}-\d{4}$/);
     }
     expect(new Set(rows.map((row) => row.type))).toEqual(new Set(['residential', 'commercial']));
+  });
+
+  it('places the customers on the map near their town, a few still waiting to be geocoded', async () => {
+    const rows = await database.query<{
+      id: string;
+      address: string;
+      city: string;
+      zip: string;
+      latitude: number | null;
+      longitude: number | null;
+      status: string;
+      geocoded_at: string | null;
+      formatted_address: string | null;
+      accuracy: string | null;
+    }>(
+      `select id, address, city, zip, latitude, longitude, geocoding_status as status, geocoded_at::text, formatted_address,
+              geocoding_accuracy as accuracy from customers`,
+    );
+    const pending = rows.filter((row) => row.status === 'pending');
+    // 40 customers: the newest 5 wait for the geocoder, with real South Carolina ZIPs; the rest are placed.
+    expect(pending).toHaveLength(5);
+    expect(rows.filter((row) => row.status === 'success')).toHaveLength(35);
+    for (const row of pending) {
+      expect(row).toMatchObject({ latitude: null, longitude: null, geocoded_at: null, formatted_address: null, accuracy: null });
+      expect(lowCountryZips[row.city]).toContain(row.zip);
+    }
+    const towns: Record<string, [number, number]> = {
+      Bluffton: [32.26, -80.9],
+      'Hilton Head Island': [32.18, -80.75],
+      Okatie: [32.33, -80.92],
+      Beaufort: [32.43, -80.68],
+      Hardeeville: [32.285, -81.08],
+      Ridgeland: [32.48, -80.98],
+      'Port Royal': [32.38, -80.69],
+    };
+    for (const row of rows.filter((item) => item.status === 'success')) {
+      expect(row.latitude!).toBeGreaterThanOrEqual(southCarolinaBounds.minLatitude);
+      expect(row.latitude!).toBeLessThanOrEqual(southCarolinaBounds.maxLatitude);
+      expect(row.longitude!).toBeGreaterThanOrEqual(southCarolinaBounds.minLongitude);
+      expect(row.longitude!).toBeLessThanOrEqual(southCarolinaBounds.maxLongitude);
+      // Within about 12 km of the town's middle.
+      const [latitude, longitude] = towns[row.city]!;
+      expect(Math.abs(row.latitude! - latitude), row.city).toBeLessThan(0.11);
+      expect(Math.abs(row.longitude! - longitude), row.city).toBeLessThan(0.13);
+      expect(row.formatted_address).toBe(`${row.address}, ${row.city}, SC ${row.zip}, USA`);
+      expect(['ROOFTOP', 'RANGE_INTERPOLATED']).toContain(row.accuracy);
+      expect(row.geocoded_at).not.toBeNull();
+    }
+    // Some buildings have more than one customer (one pin, one map property), at the same coordinates.
+    const [shared] = await database.query<{ buildings: number; spots: number }>(
+      `select count(*)::int as buildings, count(distinct (latitude, longitude))::int as spots from (
+         select address, city, state, min(latitude) as latitude, min(longitude) as longitude
+           from customers where latitude is not null group by address, city, state
+         having count(*) > 1 and count(distinct (latitude, longitude)) = 1) buildings`,
+    );
+    expect(shared!.buildings).toBeGreaterThanOrEqual(2);
   });
 
   it('covers every work order status, with unique WO numbers', async () => {

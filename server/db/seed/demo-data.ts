@@ -31,6 +31,7 @@ import {
 import type { ChatIntent, ChatUrgency } from '#shared/chat.ts';
 import { estimatePriority } from '#shared/estimates.ts';
 import { addDays } from '#shared/dates.ts';
+import { assignDemoLocations } from './locations.ts';
 
 /**
  * Demo data for a heating and air-conditioning company in the South Carolina Low Country.
@@ -742,6 +743,8 @@ export async function seedDemoData(db: Database, options: SeedDemoOptions = {}):
 
     const people = new PeopleFactory(rng);
     const customerRows = buildCustomers(rng, people, customerCount, nowMs, calendar);
+    // Coordinates (and a few shared addresses) from a stream of their own: the rest stays as it was.
+    assignDemoLocations(customerRows, nowMs, mulberry32(DEFAULT_SEED ^ 0x6e0c0de));
     const equipmentRows = buildEquipment(rng, customerRows, nowMs);
     const workOrderBuild = buildWorkOrders(rng, {
       count: workOrderCount,

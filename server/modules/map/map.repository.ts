@@ -1,0 +1,228 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { activeWorkOrderStatuses } from '#shared/enums.ts';
+import { mapPriorityRanks, type MapPriority, type MapWorkOrderFilters } from '#shared/map.ts';
+import type { Database } from '#server/db/client.ts';
+
+/**
+ * The service map's reads (spec 001 sections 2, 3 and 7; decision 016-c). The two views' answers are
+ * built whole by the database as JSON text in one statement each: grouping, counting and ranking
+ * happen in SQL, and the server sends the text as it comes (kept per snapshot by the service).
+ */
+
+/** The company calendar days a date range covers: service_date in [from, until). */
+export type MapDateWindow = { from: string; until: string } | undefined;
+
+const activeStatuses = sql.raw(activeWorkOrderStatuses.map((status) => `'${status}'`).join(', '));
+
+/** 'emergency' -> 5 ... 'low' -> 1 (the map's ranks, spec 001 section 9), null for anything else. */
+const priorityRank = (column: SQL) =>
+  sql`(case ${column} ${sql.raw(
+    Object.entries(mapPriorityRanks)
+      .map(([priority, rank]) => `when '${priority}' then ${rank}`)
+      .join(' '),
+  )} end)`;
+
+/** Rank back to the priority: an array indexed by rank. */
+const prioritiesByRank = sql.raw(
+  `array[${Object.entries(mapPriorityRanks)
+    .sort(([, a], [, b]) => a - b)
+    .map(([priority]) => `'${priority}'`)
+    .join(', ')}]::text[]`,
+);
+
+/** Coordinates to 6 decimals (about 10 cm): shorter JSON, the same pin. */
+const coordinate = (column: SQL) => sql`round(${column}::numeric, 6)::float8`;
+
+const geocoded = (alias: string) => sql.raw(`${alias}.latitude is not null and ${alias}.longitude is not null`);
+
+/**
+ * The work orders a Work Orders View filter set selects (alias w). Status: a specific status
+ * selects that status alone (Active Only does not narrow it further); 'all' with Active Only is the
+ * active statuses; 'all' without it is every work order. Service type 'emergency' means emergency
+ * priority. Dates are service dates in the company's time zone.
+ */
+export function workOrderConditions(filters: MapWorkOrderFilters, window: MapDateWindow): SQL {
+  const conditions: SQL[] = [];
+  if (filters.status !== 'all') conditions.push(sql`w.status = ${filters.status}`);
+  else if (filters.activeOnly) conditions.push(sql`w.status in (${activeStatuses})`);
+  if (filters.priority !== 'all') conditions.push(sql`w.priority = ${filters.priority}`);
+  if (filters.serviceType === 'emergency') conditions.push(sql`w.priority = 'emergency'`);
+  else if (filters.serviceType !== 'all') conditions.push(sql`w.service_type = ${filters.serviceType}`);
+  if (window) conditions.push(sql`w.service_date >= ${window.from}::date and w.service_date < ${window.until}::date`);
+  return conditions.length === 0 ? sql`true` : sql.join(conditions, sql` and `);
+}
+
+/**
+ * The Work Orders View answer (MapPropertiesResponse) as JSON text, in one statement:
+ * - per property (geocoded customers grouped by address, city, state) the matching work orders'
+ *   counts and highest priority; properties with none are left out;
+ * - the property's id, coordinates and zip from its first customer (oldest), its customer count,
+ *   and 'commercial' if any customer there is commercial;
+ * - the header: geocoded properties with any active work order, and all geocoded properties
+ *   (both independent of the filters).
+ */
+export function propertiesQuery(filters: MapWorkOrderFilters, window: MapDateWindow): SQL {
+  return sql`with matching as (
+  select c.address, c.city, c.state,
+    count(*) filter (where w.status in (${activeStatuses}))::int as active,
+    count(*) filter (where w.status = 'pending')::int as pending,
+    count(*) filter (where w.status = 'scheduled')::int as scheduled,
+    count(*) filter (where w.status = 'in-progress')::int as in_progress,
+    count(*) filter (where w.status = 'completed')::int as completed,
+    max(${priorityRank(sql`w.priority`)}) as rank
+  from work_orders w join customers c on c.id = w.customer_id
+  where ${geocoded('c')} and ${workOrderConditions(filters, window)}
+  group by c.address, c.city, c.state
+)
+select json_build_object(
+  'properties', coalesce((
+    select json_agg(json_build_object(
+      'id', f.id, 'address', m.address, 'city', m.city, 'state', m.state, 'zip', f.zip,
+      'propertyType', case when f.commercial then 'commercial' else 'residential' end,
+      'latitude', ${coordinate(sql`f.latitude`)}, 'longitude', ${coordinate(sql`f.longitude`)},
+      'customerCount', f.customer_count, 'activeWorkOrders', m.active,
+      'pendingCount', m.pending, 'scheduledCount', m.scheduled, 'inProgressCount', m.in_progress, 'completedCount', m.completed,
+      'highestPriority', (${prioritiesByRank})[m.rank]
+    ) order by m.address, m.city, m.state)
+    from matching m
+    cross join lateral (
+      select c.id, c.zip, c.latitude, c.longitude,
+        count(*) over ()::int as customer_count,
+        bool_or(c.type = 'commercial') over () as commercial
+      from customers c
+      where c.address = m.address and c.city = m.city and c.state = m.state and ${geocoded('c')}
+      order by c.created_at, c.id
+      limit 1
+    ) f
+  ), '[]'::json),
+  'withActiveWorkOrders', (
+    select count(*)::int from (
+      select distinct c.address, c.city, c.state from customers c
+      where ${geocoded('c')} and exists (select 1 from work_orders w where w.customer_id = c.id and w.status in (${activeStatuses}))
+    ) busy
+  ),
+  'total', (select count(*)::int from (select distinct c.address, c.city, c.state from customers c where ${geocoded('c')}) places)
+)::text as answer`;
+}
+
+export type MapCustomerQuery = { type: 'all' | 'residential' | 'commercial'; hasActiveWorkOrders: boolean };
+
+/**
+ * The Customers View answer (MapCustomersResponse) as JSON text, in one statement: every geocoded
+ * customer the filters keep, with total and active work-order counts; the header counts all
+ * geocoded customers and those with active work orders (independent of the filters).
+ */
+export function customersQuery(filters: MapCustomerQuery): SQL {
+  const kept: SQL[] = [];
+  if (filters.type !== 'all') kept.push(sql`c.type = ${filters.type}`);
+  if (filters.hasActiveWorkOrders) kept.push(sql`coalesce(w.active, 0) > 0`);
+  const filter = kept.length === 0 ? sql`` : sql` filter (where ${sql.join(kept, sql` and `)})`;
+  return sql`select json_build_object(
+  'customers', coalesce(json_agg(json_build_object(
+    'id', c.id, 'name', c.name, 'type', c.type,
+    'latitude', ${coordinate(sql`c.latitude`)}, 'longitude', ${coordinate(sql`c.longitude`)},
+    'totalWorkOrders', coalesce(w.total, 0), 'activeWorkOrders', coalesce(w.active, 0)
+  ) order by c.id)${filter}, '[]'::json),
+  'total', count(*)::int,
+  'withActiveWorkOrders', (count(*) filter (where w.active > 0))::int
+)::text as answer
+from customers c
+left join (
+  select customer_id, count(*)::int as total, (count(*) filter (where status in (${activeStatuses})))::int as active
+  from work_orders group by customer_id
+) w on w.customer_id = c.id
+where ${geocoded('c')}`;
+}
+
+export type PropertyCustomerRow = {
+  id: string;
+  name: string;
+  phone: string;
+  email: string | null;
+  type: string;
+  zip: string | null;
+  latitude: number;
+  longitude: number;
+};
+
+export type WorkOrderCountsRow = {
+  active: number;
+  pending: number;
+  scheduled: number;
+  in_progress: number;
+  completed: number;
+  highest_priority: MapPriority | null;
+};
+
+export type WorkOrderSummaryRow = {
+  id: string;
+  work_order_number: string | null;
+  title: string;
+  service_type: string;
+  status: string;
+  priority: string;
+};
+
+export type CustomerDetailsRow = PropertyCustomerRow & {
+  address: string;
+  city: string;
+  state: string;
+  total: number;
+  active: number;
+};
+
+/** Counts per status and the highest priority of the active work orders, for some customers. */
+const countsOf = (customerIds: SQL) => sql`select
+  (count(*) filter (where w.status in (${activeStatuses})))::int as active,
+  (count(*) filter (where w.status = 'pending'))::int as pending,
+  (count(*) filter (where w.status = 'scheduled'))::int as scheduled,
+  (count(*) filter (where w.status = 'in-progress'))::int as in_progress,
+  (count(*) filter (where w.status = 'completed'))::int as completed,
+  (${prioritiesByRank})[max(${priorityRank(sql`w.priority`)}) filter (where w.status in (${activeStatuses}))] as highest_priority
+from work_orders w where w.customer_id in (${customerIds})`;
+
+export function createMapRepository(db: Database) {
+  async function rows<Row>(query: SQL): Promise<Row[]> {
+    return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
+  }
+  async function answer(query: SQL): Promise<string> {
+    const [row] = await rows<{ answer: string }>(query);
+    return row!.answer;
+  }
+
+  return {
+    properties: (filters: MapWorkOrderFilters, window: MapDateWindow) => answer(propertiesQuery(filters, window)),
+
+    customers: (filters: MapCustomerQuery) => answer(customersQuery(filters)),
+
+    /** The geocoded customers at an address, oldest first (the first one is the property's id and pin). */
+    customersAt: (place: { address: string; city: string; state: string }) =>
+      rows<PropertyCustomerRow>(sql`select c.id, c.name, c.phone, c.email, c.type, c.zip, c.latitude, c.longitude
+from customers c
+where c.address = ${place.address} and c.city = ${place.city} and c.state = ${place.state} and ${geocoded('c')}
+order by c.created_at, c.id`),
+
+    workOrderCounts: async (customerIds: string[]) =>
+      (await rows<WorkOrderCountsRow>(countsOf(sql.join(customerIds.map((id) => sql`${id}::uuid`), sql`, `))))[0]!,
+
+    /** Active work orders of some customers, newest first. */
+    activeWorkOrders: (customerIds: string[], limit: number) =>
+      rows<WorkOrderSummaryRow>(sql`select w.id, w.work_order_number, w.title, w.service_type, w.status, w.priority
+from work_orders w
+where w.customer_id in (${sql.join(customerIds.map((id) => sql`${id}::uuid`), sql`, `)}) and w.status in (${activeStatuses})
+order by w.created_at desc, w.id desc
+limit ${limit}`),
+
+    /** One geocoded customer with work-order counts, or nothing. */
+    customer: async (id: string) =>
+      (
+        await rows<CustomerDetailsRow>(sql`select c.id, c.name, c.phone, c.email, c.type, c.address, c.city, c.state, c.zip, c.latitude, c.longitude,
+  (select count(*)::int from work_orders w where w.customer_id = c.id) as total,
+  (select count(*)::int from work_orders w where w.customer_id = c.id and w.status in (${activeStatuses})) as active
+from customers c
+where c.id = ${id}::uuid and ${geocoded('c')}`)
+      )[0],
+  };
+}
+
+export type MapRepository = ReturnType<typeof createMapRepository>;

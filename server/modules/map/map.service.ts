@@ -1,0 +1,129 @@
+import { customerMessages } from '#shared/customer.ts';
+import type { CustomerType, WorkOrderStatus } from '#shared/enums.ts';
+import { addDays, monthStart, todayIn } from '#shared/dates.ts';
+import {
+  mapDefaults,
+  type MapConfig,
+  type MapCustomerDetails,
+  type MapCustomerFilters,
+  type MapPropertyDetails,
+  type MapWorkOrderFilters,
+} from '#shared/map.ts';
+import type { Database } from '#server/db/client.ts';
+import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
+import { AppError } from '#server/errors.ts';
+import { createMapRepository, type MapDateWindow } from './map.repository.ts';
+
+/** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const mapNotFoundMessages = {
+  property: 'No mapped customer at this address',
+  customer: customerMessages.notFoundTitle,
+} as const;
+
+/**
+ * The service dates a Date Range filter covers, in the company's time zone (decision 016-c):
+ * today; week = the next 7 days from today (today and the 6 after it: the work ahead); month =
+ * this calendar month.
+ */
+export function mapDateWindow(dateRange: MapWorkOrderFilters['dateRange'], today: string): MapDateWindow {
+  switch (dateRange) {
+    case 'today':
+      return { from: today, until: addDays(today, 1) };
+    case 'week':
+      return { from: today, until: addDays(today, 7) };
+    case 'month':
+      return { from: monthStart(today), until: monthStart(today, 1) };
+    default:
+      return undefined;
+  }
+}
+
+export function createMapService(options: { db: Database; timeZone: string; tiles: { url: string; attribution: string }; now?: () => Date }) {
+  const { timeZone, now = () => new Date() } = options;
+  const repository = createMapRepository(options.db);
+  const config: MapConfig = { tileUrl: options.tiles.url, attribution: options.tiles.attribution };
+
+  /**
+   * The two views' answers, kept per database snapshot (server/db/snapshot-cache.ts) as the JSON
+   * text sent: a read while nothing committed costs one trivial query. The key is the whole filter
+   * set (and the day, for date ranges); 64 filter sets cover what staff switch between.
+   */
+  const answers = createSnapshotCache<string>(options.db, { maxEntries: 64 });
+
+  return {
+    config: (): MapConfig => config,
+
+    /** The Work Orders View: MapPropertiesResponse as JSON text. */
+    async properties(filters: MapWorkOrderFilters): Promise<string> {
+      const window = mapDateWindow(filters.dateRange, todayIn(timeZone, now()));
+      const key = `properties|${filters.activeOnly}|${filters.status}|${filters.priority}|${filters.serviceType}|${window ? `${window.from}|${window.until}` : 'all'}`;
+      return answers.get(key, () => repository.properties(filters, window));
+    },
+
+    /** The Customers View: MapCustomersResponse as JSON text. */
+    async customers(filters: MapCustomerFilters): Promise<string> {
+      return answers.get(`customers|${filters.type}|${filters.hasActiveWorkOrders}`, () => repository.customers(filters));
+    },
+
+    /** The property popup and sidebar: 404 when no geocoded customer is at the address. */
+    async property(place: { address: string; city: string; state: string }): Promise<MapPropertyDetails> {
+      const people = await repository.customersAt(place);
+      const first = people[0];
+      if (!first) throw new AppError('NOT_FOUND', mapNotFoundMessages.property);
+      const ids = people.map((person) => person.id);
+      const [counts, active] = await Promise.all([repository.workOrderCounts(ids), repository.activeWorkOrders(ids, mapDefaults.popupWorkOrders)]);
+      return {
+        id: first.id,
+        address: place.address,
+        city: place.city,
+        state: place.state,
+        zip: first.zip,
+        propertyType: people.some((person) => person.type === 'commercial') ? 'commercial' : 'residential',
+        latitude: first.latitude,
+        longitude: first.longitude,
+        customerCount: people.length,
+        activeWorkOrders: counts.active,
+        pendingCount: counts.pending,
+        scheduledCount: counts.scheduled,
+        inProgressCount: counts.in_progress,
+        completedCount: counts.completed,
+        highestPriority: counts.highest_priority,
+        customers: people.map((person) => ({ id: person.id, name: person.name, phone: person.phone, email: person.email, type: person.type as CustomerType })),
+        activeWorkOrderDetails: active.map((row) => ({
+          id: row.id,
+          workOrderNumber: row.work_order_number,
+          title: row.title,
+          serviceType: row.service_type,
+          status: row.status as WorkOrderStatus,
+          priority: row.priority,
+        })),
+      };
+    },
+
+    /** The customer popup and sidebar: 404 for an unknown or ungeocoded customer. */
+    async customer(id: string): Promise<MapCustomerDetails> {
+      if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND', mapNotFoundMessages.customer);
+      const row = await repository.customer(id);
+      if (!row) throw new AppError('NOT_FOUND', mapNotFoundMessages.customer);
+      return {
+        id: row.id,
+        name: row.name,
+        type: row.type as CustomerType,
+        latitude: row.latitude,
+        longitude: row.longitude,
+        totalWorkOrders: row.total,
+        activeWorkOrders: row.active,
+        phone: row.phone,
+        email: row.email,
+        address: row.address,
+        city: row.city,
+        state: row.state,
+        zip: row.zip,
+      };
+    },
+  };
+}
+
+export type MapService = ReturnType<typeof createMapService>;
