@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import path from 'node:path';
 import { todayIn } from '#shared/dates.ts';
 import { createChatResponder } from './adapters/chat/index.ts';
+import { createGeocoder } from './adapters/geocoding/index.ts';
 import { createFileSender, createSmtpSender } from './adapters/email/email-sender.ts';
 import { createObjectStorage } from './adapters/storage/index.ts';
 import type { AppConfig } from './config.ts';
@@ -21,6 +22,8 @@ import { createCustomerService } from './modules/customers/customer.service.ts';
 import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbox.ts';
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
+import { geocodingRoutes } from './modules/geocoding/geocoding.routes.ts';
+import { createGeocodingService, type GeocodingService } from './modules/geocoding/geocoding.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createChangeFeed, type ChangeFeed } from './modules/events/change-feed.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
@@ -128,6 +131,20 @@ export async function buildApp({ config, database, logger, serveClient = true, l
     bookingLimitPer15Minutes: config.publicFormLimitPer15Minutes,
   });
 
+  // Geocoding batches run in this process after the request that starts them; a batch left running
+  // by a crash is marked interrupted once the app is ready, and a stop leaves the running one resumable.
+  const geocoding = createGeocodingService({
+    db: database.db,
+    kind: database.kind,
+    geocoder: createGeocoder(config),
+    pauseMs: config.geocodingBatch.pauseMs,
+    rateLimitBackoffMs: config.geocodingBatch.rateLimitBackoffMs,
+    log: app.log,
+  });
+  app.addHook('onReady', () => geocoding.recover());
+  app.addHook('onClose', () => geocoding.close());
+  await app.register(geocodingRoutes, { geocoding });
+
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir, csp) : undefined;
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0]!;
@@ -142,6 +159,7 @@ export async function buildApp({ config, database, logger, serveClient = true, l
   app.decorate('authService', auth);
   app.decorate('emailOutbox', emailOutbox);
   app.decorate('changeFeed', changeFeed);
+  app.decorate('geocoding', geocoding);
   return app;
 }
 
@@ -150,5 +168,6 @@ declare module 'fastify' {
     authService: ReturnType<typeof createAuthService>;
     emailOutbox: EmailOutbox;
     changeFeed: ChangeFeed;
+    geocoding: GeocodingService;
   }
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { companyEnvSchema, companyProfileFrom } from '#shared/company.ts';
+import { geocoderNames, geocodingMessages, type GeocoderName } from '#shared/geocoding.ts';
 
 /** The only reader of process.env on the server. Invalid configuration stops the start. */
 const booleanFlag = z
@@ -47,6 +48,11 @@ const envSchema = z
     TRUST_PROXY: booleanFlag.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     CLIENT_DIR: z.string().min(1).default('./build/client'),
+    // Geocoding batches (issue 9; the providers' own variables are with GEOCODER).
+    /** Pause between two provider calls of a batch (the spec's 500 ms; a provider's own minimum wins). */
+    GEOCODER_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+    /** First wait after a rate-limit answer that says no Retry-After; doubled on each further attempt. */
+    GEOCODER_BACKOFF_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -64,12 +70,24 @@ const envSchema = z
     CHAT_MESSAGE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Submissions of a public form (estimate, booking) allowed per address per 15 minutes. */
     PUBLIC_FORM_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
+    /** The address geocoder (issue 9): offline ZIP centroids unless told otherwise. */
+    GEOCODER: z.enum(geocoderNames, { error: `must be one of ${geocoderNames.join(', ')}` }).default('zip'),
+    GOOGLE_MAPS_API_KEY: z.string().trim().optional().or(z.literal('').transform(() => undefined)),
+    GEOCODER_GOOGLE_URL: z.url().default('https://maps.googleapis.com/maps/api/geocode/json'),
+    GEOCODER_CENSUS_URL: z.url().default('https://geocoding.geo.census.gov/geocoder/locations/onelineaddress?benchmark=Public_AR_Current&format=json'),
+    GEOCODER_NOMINATIM_URL: z.url().default('https://nominatim.openstreetmap.org'),
+    NOMINATIM_USER_AGENT: z.string().trim().min(3).optional().or(z.literal('').transform(() => undefined)),
+    GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
   })
   .and(mapEnvSchema)
   .and(companyEnvSchema)
   .refine((env) => Boolean(env.CHAT_API_URL) === Boolean(env.CHAT_API_KEY), {
     message: 'CHAT_API_URL and CHAT_API_KEY go together: set both or neither',
     path: ['CHAT_API_KEY'],
+  })
+  .refine((env) => env.GEOCODER !== 'google' || Boolean(env.GOOGLE_MAPS_API_KEY), {
+    message: geocodingMessages.apiKeyMissing,
+    path: ['GOOGLE_MAPS_API_KEY'],
   })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither',
@@ -89,6 +107,7 @@ export type AppConfig = {
   trustProxy: boolean;
   logLevel: string;
   clientDir: string;
+  geocodingBatch: { pauseMs: number; rateLimitBackoffMs: number };
   email: { smtpUrl: string | undefined; from: string };
   publicFormLimitPer15Minutes: number;
   loginLimitPerMinute: number;
@@ -100,6 +119,17 @@ export type AppConfig = {
   };
   company: CompanyProfile;
   map: { tileUrl: string; tileAttribution: string };
+  /**
+   * The address geocoder and every provider's settings. The Google key stays on the server: only
+   * the Google provider reads it (it is never sent to the browser, never logged).
+   */
+  geocoding: {
+    provider: GeocoderName;
+    timeoutMs: number;
+    google: { url: string; apiKey: string | undefined };
+    census: { url: string };
+    nominatim: { url: string; userAgent: string };
+  };
 };
 
 export class ConfigError extends Error {
@@ -130,6 +160,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     clientDir: path.resolve(env.CLIENT_DIR),
+    geocodingBatch: { pauseMs: env.GEOCODER_PAUSE_MS, rateLimitBackoffMs: env.GEOCODER_BACKOFF_MS },
     email: { smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM ?? `"${env.COMPANY_NAME.replace(/"/g, '')}" <${env.COMPANY_EMAIL}>` },
     publicFormLimitPer15Minutes: env.PUBLIC_FORM_LIMIT,
     loginLimitPerMinute: env.LOGIN_RATE_LIMIT,
@@ -141,5 +172,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     company: companyProfileFrom(env),
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
+    geocoding: {
+      provider: env.GEOCODER,
+      timeoutMs: env.GEOCODER_TIMEOUT_MS,
+      google: { url: env.GEOCODER_GOOGLE_URL, apiKey: env.GOOGLE_MAPS_API_KEY },
+      census: { url: env.GEOCODER_CENSUS_URL },
+      nominatim: {
+        url: env.GEOCODER_NOMINATIM_URL.replace(/\/+$/, ''),
+        userAgent: env.NOMINATIM_USER_AGENT ?? `${env.COMPANY_NAME} back office (${env.COMPANY_EMAIL})`,
+      },
+    },
   };
 }

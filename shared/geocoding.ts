@@ -85,6 +85,8 @@ export const geocodingMessages = {
   manualPinSaved: 'Location saved',
   manualPinOutside: 'Place the pin inside South Carolina',
   batchRunning: 'A geocoding batch is already running',
+  /** Spec 001 section 8: GEOCODER=google without GOOGLE_MAPS_API_KEY stops the start with this. */
+  apiKeyMissing: 'Google Maps API key not found. Please add the key to your .env file',
 } as const;
 
 /** Spec 001 section 3: geocoding stats; percentage is success / total, rounded. */
@@ -170,4 +172,102 @@ export function normalizeAddress(address: GeocodingAddress): string {
 /** The one-line address sent to providers. */
 export function addressLine(address: GeocodingAddress): string {
   return [address.address, address.city, [address.state, address.zip].filter(Boolean).join(' ')].filter((part) => part && part.trim()).join(', ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Result validation, scoring and the choice of the best result (spec 001 section 5).
+
+const usStates: Record<string, string> = {
+  AL: 'alabama', AK: 'alaska', AZ: 'arizona', AR: 'arkansas', CA: 'california', CO: 'colorado', CT: 'connecticut',
+  DE: 'delaware', DC: 'district of columbia', FL: 'florida', GA: 'georgia', HI: 'hawaii', ID: 'idaho', IL: 'illinois',
+  IN: 'indiana', IA: 'iowa', KS: 'kansas', KY: 'kentucky', LA: 'louisiana', ME: 'maine', MD: 'maryland',
+  MA: 'massachusetts', MI: 'michigan', MN: 'minnesota', MS: 'mississippi', MO: 'missouri', MT: 'montana',
+  NE: 'nebraska', NV: 'nevada', NH: 'new hampshire', NJ: 'new jersey', NM: 'new mexico', NY: 'new york',
+  NC: 'north carolina', ND: 'north dakota', OH: 'ohio', OK: 'oklahoma', OR: 'oregon', PA: 'pennsylvania',
+  RI: 'rhode island', SC: 'south carolina', SD: 'south dakota', TN: 'tennessee', TX: 'texas', UT: 'utah',
+  VT: 'vermont', VA: 'virginia', WA: 'washington', WV: 'west virginia', WI: 'wisconsin', WY: 'wyoming',
+};
+const stateByName = new Map(Object.entries(usStates).map(([code, name]) => [name, code]));
+
+function simplify(value: string | null | undefined): string {
+  return (value ?? '').toLowerCase().replace(/[.,]/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** A US state as its two-letter code, whether it was written 'SC', 'sc' or 'South Carolina'. */
+export function stateCode(state: string | null | undefined): string {
+  const simple = simplify(state);
+  if (simple.length === 2 && usStates[simple.toUpperCase()]) return simple.toUpperCase();
+  return stateByName.get(simple) ?? simple;
+}
+
+/** The house number an address starts with ('27' of '27 Calhoun Street', '12' of '12B Oak Ln'). */
+function leadingNumber(value: string | null | undefined): string | null {
+  const match = /^\s*(\d+)/.exec(value ?? '');
+  return match ? String(Number(match[1])) : null;
+}
+
+function sameCity(candidate: GeocodeCandidate, expected: GeocodingAddress): boolean {
+  const city = simplify(expected.city);
+  if (!city) return false;
+  if (candidate.components.city) return simplify(candidate.components.city) === city;
+  return simplify(candidate.formattedAddress).includes(city);
+}
+
+/**
+ * Spec 001 section 5: a result outside South Carolina is rejected (an error); an approximate one,
+ * or one whose formatted address does not mention the expected city (case-insensitive), is kept
+ * with a warning.
+ */
+export function validateGeocodeResult(candidate: GeocodeCandidate, expected: GeocodingAddress): GeocodeValidation {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  if (!Number.isFinite(candidate.latitude) || !Number.isFinite(candidate.longitude) || !isInsideSouthCarolina(candidate.latitude, candidate.longitude)) {
+    errors.push(geocodingMessages.outsideBounds);
+  }
+  if (candidate.accuracy === 'APPROXIMATE') warnings.push(geocodingMessages.approximate);
+  const city = expected.city.trim();
+  if (city && !candidate.formattedAddress.toLowerCase().includes(city.toLowerCase())) warnings.push(geocodingMessages.cityMismatch(city));
+  return { valid: errors.length === 0, errors, warnings };
+}
+
+/**
+ * Spec 001 section 5: accuracy points (ROOFTOP 100 ... APPROXIMATE 20), +50 when the result's city is
+ * the expected one, +30 for the same state ('SC' and 'South Carolina' are the same), +20 when the
+ * result's street number is the number the expected address starts with, -50 for a country- or
+ * region-level result.
+ */
+export function scoreGeocodeResult(candidate: GeocodeCandidate, expected: GeocodingAddress): number {
+  let score = geocodingScores.accuracy[candidate.accuracy];
+  if (sameCity(candidate, expected)) score += geocodingScores.cityMatch;
+  const expectedState = stateCode(expected.state);
+  if (expectedState && candidate.components.state && stateCode(candidate.components.state) === expectedState) score += geocodingScores.stateMatch;
+  const expectedNumber = leadingNumber(expected.address);
+  if (expectedNumber && leadingNumber(candidate.components.streetNumber) === expectedNumber) score += geocodingScores.streetNumber;
+  if (candidate.coarse) score += geocodingScores.coarseResult;
+  return score;
+}
+
+export type GeocodeChoice =
+  | { ok: true; candidate: GeocodeCandidate; score: number; warnings: string[] }
+  /** The spec's message: 'Validation failed: {errors}' (or 'Geocoding failed: ZERO_RESULTS' for no candidates). */
+  | { ok: false; message: string };
+
+/**
+ * The highest-scoring valid candidate (the provider's order breaks ties) with its warnings, or, when
+ * every candidate is invalid, 'Validation failed: {errors}' listing each distinct error once.
+ */
+export function chooseBestResult(candidates: readonly GeocodeCandidate[], expected: GeocodingAddress): GeocodeChoice {
+  if (candidates.length === 0) return { ok: false, message: geocodingMessages.failed('ZERO_RESULTS') };
+  let best: { candidate: GeocodeCandidate; score: number; warnings: string[] } | null = null;
+  const errors = new Set<string>();
+  for (const candidate of candidates) {
+    const validation = validateGeocodeResult(candidate, expected);
+    if (!validation.valid) {
+      for (const error of validation.errors) errors.add(error);
+      continue;
+    }
+    const score = scoreGeocodeResult(candidate, expected);
+    if (!best || score > best.score) best = { candidate, score, warnings: validation.warnings };
+  }
+  return best ? { ok: true, ...best } : { ok: false, message: geocodingMessages.validationFailed([...errors]) };
 }

@@ -5,9 +5,10 @@ export type FakeAnswer = { status: number; json?: unknown; text?: string } | 'ha
 
 /**
  * A real HTTP server on 127.0.0.1 that answers like an outside service (a model API, a webhook).
- * Set `answer` to decide each reply; 'hang' never answers (for timeouts). Every request is recorded.
+ * Set `answer` to decide each reply; 'hang' never answers (for timeouts); a promise holds the reply
+ * until it resolves. Every request is recorded.
  */
-export async function startFakeHttpServer(initial: (request: RecordedRequest) => FakeAnswer) {
+export async function startFakeHttpServer(initial: (request: RecordedRequest) => FakeAnswer | Promise<FakeAnswer>) {
   const requests: RecordedRequest[] = [];
   const hanging = new Set<http.ServerResponse>();
   const state = { answer: initial };
@@ -15,7 +16,7 @@ export async function startFakeHttpServer(initial: (request: RecordedRequest) =>
     let raw = '';
     incoming.setEncoding('utf8');
     incoming.on('data', (chunk: string) => (raw += chunk));
-    incoming.on('end', () => {
+    incoming.on('end', async () => {
       let body: unknown = raw;
       try {
         body = JSON.parse(raw);
@@ -24,7 +25,8 @@ export async function startFakeHttpServer(initial: (request: RecordedRequest) =>
       }
       const recorded = { method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers, body };
       requests.push(recorded);
-      const answer = state.answer(recorded);
+      // An answer may also be a promise: the test holds the reply until it resolves (e.g. until it has edited a row).
+      const answer = await state.answer(recorded);
       if (answer === 'hang') {
         hanging.add(response);
         return;

@@ -11,7 +11,9 @@ export const liveTopicQueryKeys: Record<LiveTopic, readonly QueryKey[]> = {
   ai_leads: [['leads'], ['dashboard']],
   work_orders: [['work-orders'], ['dashboard'], ['customers'], ['calendar'], ['map']],
   admin_notifications: [['notifications']],
-  customers: [['customers'], ['work-orders'], ['leads'], ['map']],
+  customers: [['customers'], ['work-orders'], ['leads'], ['map'], ['geocoding']],
+  // A batch's progress: the setup page's stats and progress, and the map (its markers and stats line).
+  geocoding_batches: [['geocoding'], ['map']],
 };
 
 /** The prefixes to invalidate for a set of changed topics, each once. */

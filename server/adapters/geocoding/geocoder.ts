@@ -3,7 +3,9 @@ import type { GeocodeCandidate, GeocoderName, GeocodingAddress } from '#shared/g
 /**
  * One geocoding provider (issue 9). Each provider turns an address into zero or more candidates,
  * or says why it could not; it never throws for an answer the service sent (only for programming
- * errors). Validation, scoring and the choice of the best candidate are the service's job
+ * errors, and when the caller's own `signal` aborts: then it rejects with the signal's reason, as
+ * fetch does, so a stopping batch never records its own cancellation as the address's failure).
+ * Validation, scoring and the choice of the best candidate are the service's job
  * (`#shared/geocoding.ts`), so every provider is judged by the same rules.
  */
 export type GeocodeOutcome =

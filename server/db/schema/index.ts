@@ -12,6 +12,7 @@ import {
   numeric,
   pgSequence,
   pgTable,
+  primaryKey,
   text,
   time,
   timestamp,
@@ -475,5 +476,98 @@ export const outboundEmails = pgTable(
     check('outbound_emails_status_check', sql`${table.status} in ('pending', 'sent', 'failed')`),
     index('outbound_emails_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
     index('outbound_emails_related_idx').on(table.relatedType, table.relatedId),
+  ],
+);
+
+// Geocoding (issue 9) ------------------------------------------------------------------------------
+
+/**
+ * What a provider answered for an address, so the same address (however it was typed:
+ * normalizeAddress) is never looked up twice with the same provider. Definitive failures (nothing
+ * found, every result rejected by validation) are kept too; a 'Retry failed' batch looks them up
+ * again. Passing failures (rate limits, provider errors, timeouts) are never kept.
+ */
+export const geocodeCache = pgTable(
+  'geocode_cache',
+  {
+    provider: text('provider').notNull(),
+    addressKey: text('address_key').notNull(),
+    status: text('status').notNull(),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    formattedAddress: text('formatted_address'),
+    accuracy: text('accuracy'),
+    warnings: text('warnings').array().notNull().default(sql`'{}'::text[]`),
+    error: text('error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    primaryKey({ name: 'geocode_cache_pkey', columns: [table.provider, table.addressKey] }),
+    check('geocode_cache_status_check', sql`${table.status} in ('success', 'failed')`),
+    check('geocode_cache_success_has_point', sql`${table.status} <> 'success' or (${table.latitude} is not null and ${table.longitude} is not null)`),
+  ],
+);
+
+/**
+ * A geocoding batch run by the server. Its customers are fixed when it starts (the items below);
+ * each item's result and these counters are saved as the item completes, so a crash loses nothing
+ * and the batch can be resumed. At most one batch is running at a time, across every instance.
+ */
+export const geocodingBatches = pgTable(
+  'geocoding_batches',
+  {
+    id: id(),
+    status: text('status').notNull().default('running'),
+    provider: text('provider').notNull(),
+    retryFailed: boolean('retry_failed').notNull().default(false),
+    total: integer('total').notNull(),
+    processed: integer('processed').notNull().default(0),
+    succeeded: integer('succeeded').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    message: text('message'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** Touched by the running instance every few seconds: a running batch with an old heartbeat was left by a crash. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('geocoding_batches_status_check', sql`${table.status} in ('running', 'completed', 'interrupted')`),
+    check('geocoding_batches_counts_check', sql`${table.processed} = ${table.succeeded} + ${table.failed} and ${table.processed} <= ${table.total}`),
+    // One running batch at a time, whichever instance starts it: a second insert (or resume) fails here.
+    uniqueIndex('geocoding_batches_one_running_idx').on(table.status).where(sql`${table.status} = 'running'`),
+    index('geocoding_batches_started_at_idx').on(table.startedAt),
+  ],
+);
+
+/** The customers a batch took, in order, with the address as it was looked up and the result. */
+export const geocodingBatchItems = pgTable(
+  'geocoding_batch_items',
+  {
+    batchId: uuid('batch_id')
+      .notNull()
+      .references(() => geocodingBatches.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    /** No foreign key: a deleted customer's item stays in the batch's history. */
+    customerId: uuid('customer_id').notNull(),
+    name: text('name').notNull(),
+    address: text('address').notNull(),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    zip: text('zip'),
+    /** null until done; 'skipped' when the customer changed (address edited, pin placed, deleted) during the lookup. */
+    status: text('status'),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    formattedAddress: text('formatted_address'),
+    accuracy: text('accuracy'),
+    error: text('error'),
+    warnings: text('warnings').array().notNull().default(sql`'{}'::text[]`),
+    fromCache: boolean('from_cache').notNull().default(false),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ name: 'geocoding_batch_items_pkey', columns: [table.batchId, table.position] }),
+    check('geocoding_batch_items_status_check', sql`${table.status} is null or ${table.status} in ('success', 'failed', 'skipped')`),
   ],
 );
