@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ManualLocationInput } from '#shared/geocoding.ts';
 import type {
+  MapConfig,
   MapCustomerDetails,
   MapCustomerFilters,
   MapCustomersResponse,
@@ -10,9 +11,6 @@ import type {
 } from '#shared/map.ts';
 import { apiFetch } from '#client/lib/api.ts';
 import { customerFiltersQuery, workOrderFiltersQuery } from './map-filters.ts';
-
-/** GET /api/admin/map/config: where the map's background tiles come from. */
-export type MapTileConfig = { tileUrl: string; attribution: string };
 
 /**
  * Every map query key starts with ['map']: the live updates invalidate that prefix when customers,
@@ -76,7 +74,7 @@ export function useMapCustomerDetails(id: string | undefined) {
 export function useMapTileConfig() {
   return useQuery({
     queryKey: mapKeys.config(),
-    queryFn: ({ signal }) => apiFetch<MapTileConfig>('/api/admin/map/config', { signal }),
+    queryFn: ({ signal }) => apiFetch<MapConfig>('/api/admin/map/config', { signal }),
     staleTime: Infinity,
   });
 }

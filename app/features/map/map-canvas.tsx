@@ -1,5 +1,4 @@
 import L from 'leaflet';
-import 'leaflet/dist/leaflet.css';
 import './map.css';
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { MapContainer, Popup, TileLayer, useMap, useMapEvents } from 'react-leaflet';
@@ -75,10 +74,43 @@ export function MapCanvas({ points, fitKey, tiles, popup, onPopupClosed, onSelec
           autoPanPadding={[24, 24]}
           eventHandlers={{ remove: () => onPopupClosed(popup.key) }}
         >
-          {popup.content}
+          <PopupFocus>{popup.content}</PopupFocus>
         </Popup>
       ) : null}
     </MapContainer>
+  );
+}
+
+/**
+ * Focus moves into a popup when it opens (from a click or Enter on a marker); Escape closes it and
+ * focus goes back to where it was (the marker).
+ */
+function PopupFocus({ children }: { children: ReactNode }) {
+  const map = useMap();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+    ref.current?.focus({ preventScroll: true });
+    const container = ref.current;
+    return () => {
+      if (opener?.isConnected && (!document.activeElement || document.activeElement === document.body || container?.contains(document.activeElement))) {
+        opener.focus({ preventScroll: true });
+      }
+    };
+  }, []);
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      className="focus:outline-none"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.stopPropagation();
+        map.closePopup();
+      }}
+    >
+      {children}
+    </div>
   );
 }
 
@@ -136,6 +168,17 @@ function clusterIcon(count: number): L.DivIcon {
   });
 }
 
+/** A click, or Enter or Space on the focused marker (Leaflet 1.9 makes markers tab stops but fires only 'keypress'). */
+function onActivate(marker: L.Marker, action: () => void) {
+  marker.on('click', action);
+  marker.on('keypress', (event) => {
+    const key = (event as L.LeafletKeyboardEvent).originalEvent.key;
+    if (key !== 'Enter' && key !== ' ') return;
+    event.originalEvent.preventDefault();
+    action();
+  });
+}
+
 const featureKey = (feature: IndexedFeature) => (isCluster(feature) ? `c${feature.properties.cluster_id}` : `p${feature.properties.kind}${feature.properties.id}`);
 
 /**
@@ -178,12 +221,12 @@ function ClusteredMarkers({
       if (isCluster(feature)) {
         const { cluster_id: clusterId, point_count: count } = feature.properties;
         const marker = L.marker([latitude, longitude], { icon: clusterIcon(count), keyboard: true, title: `${count} markers: zoom in`, riseOnHover: true });
-        marker.on('click', () => openCluster(clusterId, count, marker.getLatLng()));
+        onActivate(marker, () => openCluster(clusterId, count, marker.getLatLng()));
         return marker;
       }
       const point = feature.properties;
       const marker = L.marker([latitude, longitude], { icon: markerIcon(point), keyboard: true, title: point.label, riseOnHover: true });
-      marker.on('click', () => callbacks.current.onSelectPoint(point));
+      onActivate(marker, () => callbacks.current.onSelectPoint(point));
       return marker;
     };
 

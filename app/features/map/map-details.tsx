@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { googleMapsSearchUrl, mapDefaults, mapMessages, type MapCustomer, type MapCustomerDetails, type MapProperty, type MapPropertyDetails, type MapWorkOrderSummary } from '#shared/map.ts';
 import { Badge } from '#client/components/ui/badge.tsx';
@@ -143,10 +144,16 @@ export function CustomerPopup({ customer }: { customer: MapCustomer }) {
 }
 
 function SidebarFrame({ title, onClose, children }: { title: string; onClose: () => void; children: React.ReactNode }) {
+  // Opened from a popup: focus moves here (below the map on a phone, where it is scrolled into view).
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    headingRef.current?.focus({ preventScroll: true });
+    headingRef.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
   return (
     <aside aria-labelledby="map-sidebar-title" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="map-sidebar">
       <div className="flex items-start justify-between gap-2">
-        <h2 id="map-sidebar-title" className="text-lg font-bold text-slate-900">
+        <h2 id="map-sidebar-title" ref={headingRef} tabIndex={-1} className="text-lg font-bold text-slate-900 focus:outline-none">
           {title}
         </h2>
         <Button variant="ghost" size="sm" onClick={onClose} aria-label="Close details">

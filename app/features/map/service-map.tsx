@@ -10,6 +10,8 @@ import {
   mapStatusFilters,
   markerSize,
   type MapCustomer,
+  type MapCustomersResponse,
+  type MapPropertiesResponse,
   type MapProperty,
   type MapViewMode,
 } from '#shared/map.ts';
@@ -108,14 +110,7 @@ export function ServiceMap() {
   // A customer popup's 'View Details' is its sidebar too: a customer marker opens both views' sidebar from the popup.
   const sidebarSelection = sidebar && byId.get(sidebar.item.id)?.kind === sidebar.kind ? (byId.get(sidebar.item.id) as Selection) : sidebar;
 
-  const header =
-    view === 'workOrders'
-      ? properties.data
-        ? mapMessages.propertiesHeader(properties.data.withActiveWorkOrders, properties.data.total)
-        : ''
-      : customers.data
-        ? mapMessages.customersHeader(customers.data.total, customers.data.withActiveWorkOrders)
-        : '';
+  const header = headerText(view === 'workOrders' ? properties.data : undefined, view === 'customers' ? customers.data : undefined);
   const isLoading = active.isPending || active.isPlaceholderData;
 
   return (
@@ -238,6 +233,16 @@ export function ServiceMap() {
       </div>
     </section>
   );
+}
+
+/**
+ * The header describes what the map shows: the properties or customers the filters kept (and how
+ * many of them have active work), beside all geocoded properties in the Work Orders View.
+ */
+function headerText(properties: MapPropertiesResponse | undefined, customers: MapCustomersResponse | undefined): string {
+  if (properties) return mapMessages.propertiesHeader(properties.properties.filter((item) => item.activeWorkOrders > 0).length, properties.total);
+  if (customers) return mapMessages.customersHeader(customers.customers.length, customers.customers.filter((item) => item.activeWorkOrders > 0).length);
+  return '';
 }
 
 const popupKey = (popup: Selection | Stacked) => ('points' in popup ? `stack:${popup.latitude}:${popup.longitude}` : `${popup.kind}:${popup.item.id}`);
