@@ -3,12 +3,9 @@ import { geocodingLimits, geocodingMessages, type GeocodingBatch } from '#shared
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
-import { customerProfilePath } from '#client/features/customers/labels.ts';
+import { customerProfilePath, placePinPath } from '#client/features/customers/labels.ts';
 import { batchSummary, geocodingErrorMessage, useGeocodingStats } from './api.ts';
 import { useBatchRun } from './use-batch-run.ts';
-
-/** Manual pin placement for a customer whose address could not be geocoded. */
-export const placePinPath = (customerId: string) => `/admin/map?view=customers&pin=${encodeURIComponent(customerId)}`;
 
 /**
  * Geocoding setup (spec 001 section 2): the status panel, batches of 5 run on the server with
