@@ -251,13 +251,15 @@ function ClusteredMarkers({
       }
       const container = map.getContainer();
       container.dataset.markers = String(shown.size);
-      // The frame after the markers are on the page: what bench/map.ts times from the data's arrival.
-      requestAnimationFrame(() => {
-        if (performance.getEntriesByName(mapPerformanceMarks.dataReady).length > 0 && performance.getEntriesByName(mapPerformanceMarks.markersReady).length === 0) {
-          performance.mark(mapPerformanceMarks.markersReady);
-        }
-        container.dataset.markersReady = 'true';
-      });
+      // The markers are painted (the next frame) and the main thread takes its next task (a click
+      // would be handled): what bench/map.ts times from the data's arrival.
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          if (performance.getEntriesByName(mapPerformanceMarks.dataReady).length > 0 && performance.getEntriesByName(mapPerformanceMarks.markersReady).length === 0) {
+            performance.mark(mapPerformanceMarks.markersReady);
+          }
+        }, 0),
+      );
     };
 
     draw();
