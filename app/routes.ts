@@ -34,7 +34,7 @@ export default [
       route('workorders', 'routes/admin/work-orders.tsx', { id: 'admin-workorders' }),
       route('workorders/new', 'routes/admin/work-order-new.tsx', { id: 'admin-workorders-new' }),
       route('workorders/:id', 'routes/admin/work-order-detail.tsx', { id: 'admin-workorder' }),
-      route('settings', 'routes/admin/screen.tsx', { id: 'admin-settings' }),
+      route('settings', 'routes/admin/settings.tsx', { id: 'admin-settings' }),
       route('*', 'routes/admin/not-found.tsx'),
     ]),
   ]),

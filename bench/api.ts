@@ -20,6 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { openDatabase, type Database } from '#server/db/client.ts';
 import * as schema from '#server/db/schema/index.ts';
@@ -32,6 +34,8 @@ import { loadConfig } from '#server/config.ts';
 import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
 import { createDashboardRepository } from '#server/modules/dashboard/dashboard.repository.ts';
 import { dashboardDays } from '#server/modules/dashboard/dashboard.service.ts';
+import { customersQuery, propertiesQuery } from '#server/modules/map/map.repository.ts';
+import { mapCustomerFiltersSchema, mapWorkOrderFiltersSchema } from '#shared/map.ts';
 import { createWorkOrderRepository, searchCountCap, searchRecentWindow } from '#server/modules/work-orders/work-order.repository.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
 import { measureLiveLatency, type LiveLatency } from './live-latency.ts';
@@ -84,6 +88,8 @@ type Endpoint = {
   builtSql?: (context: BenchContext) => { sql: string; params: unknown[] }[];
   /** Shown under the table: what the driver ceiling leaves out, if anything. */
   note?: string;
+  /** Request headers besides the session cookie (e.g. Accept-Encoding, as a browser sends it). */
+  headers?: Record<string, string>;
 };
 
 /**
@@ -488,6 +494,46 @@ const endpoints: Endpoint[] = [
     note: keptAnswerNote,
   },
 ];
+
+// The service map (issue 9) ----------------------------------------------------------------------
+
+/**
+ * The service map's two views at 20,000 geocoded customers (MapService.properties and .customers,
+ * docs/decisions/016-c-map-data.md), default filters. A request runs the session lookup and the
+ * snapshot check; while nothing commits, the answer kept for the snapshot (JSON bytes and their
+ * gzip copy) is sent. The driver ceiling runs the whole computation: one statement that builds the
+ * answer as JSON. Its text comes from the repository's own builder (it is long and generated from
+ * the filter set), so it is always the SQL the endpoint sends. Requests accept gzip, as browsers do.
+ */
+function mapEndpoints(): Endpoint[] {
+  const dialect = new PgDialect();
+  const statement = (query: SQL): SqlStatement => {
+    const built = dialect.sqlToQuery(query);
+    return { text: built.sql, params: () => built.params, minRows: 1 };
+  };
+  const note =
+    'the driver builds the whole answer (one statement); the endpoint runs only the session lookup and the snapshot check while no ' +
+    'transaction commits and sends the kept gzip copy, so it may exceed its driver ceiling';
+  const headers = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+  return [
+    {
+      name: 'map properties',
+      path: '/api/admin/map/properties',
+      headers,
+      sql: [sessionLookup, snapshotCheck, statement(propertiesQuery(mapWorkOrderFiltersSchema.parse({}), undefined))],
+      note,
+    },
+    {
+      name: 'map customers',
+      path: '/api/admin/map/customers',
+      headers,
+      sql: [sessionLookup, snapshotCheck, statement(customersQuery(mapCustomerFiltersSchema.parse({})))],
+      note,
+    },
+  ];
+}
+
+endpoints.push(...mapEndpoints());
 
 /** The endpoints this run measures: all, or those --only names. */
 function selectedEndpoints(options: Options): Endpoint[] {
@@ -914,7 +960,7 @@ async function main(): Promise<void> {
     constantJson = await measureHttp('GET /healthz', `${server.baseUrl}/healthz`, {}, options);
     for (const endpoint of selectedEndpoints(options)) {
       const endpointUrl = endpointPath(endpoint, context);
-      const headers: Record<string, string> = endpointUrl.startsWith('/api/admin') ? { cookie } : {};
+      const headers: Record<string, string> = { ...(endpointUrl.startsWith('/api/admin') ? { cookie } : {}), ...endpoint.headers };
       httpResults.set(endpoint.name, await measureHttp(`GET ${endpointUrl}`, `${server.baseUrl}${endpointUrl}`, headers, options));
     }
     for (const post of options.only ? [] : publicPosts) {

@@ -193,10 +193,11 @@ function simplify(value: string | null | undefined): string {
   return (value ?? '').toLowerCase().replace(/[.,]/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
-/** A US state as its two-letter code, whether it was written 'SC', 'sc' or 'South Carolina'. */
+/** A US state as its two-letter code, whether it was written 'SC', 's.c.' or 'South Carolina'. */
 export function stateCode(state: string | null | undefined): string {
   const simple = simplify(state);
-  if (simple.length === 2 && usStates[simple.toUpperCase()]) return simple.toUpperCase();
+  const letters = simple.replace(/[^a-z]/g, '').toUpperCase();
+  if (letters.length === 2 && usStates[letters]) return letters;
   return stateByName.get(simple) ?? simple;
 }
 

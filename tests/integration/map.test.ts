@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '#shared/dates.ts';
 import type { WorkOrderPriority, WorkOrderServiceType, WorkOrderStatus } from '#shared/enums.ts';
@@ -112,7 +113,7 @@ async function properties(query = ''): Promise<MapPropertiesResponse> {
 /** The Work Orders View at the fixed clock (for date ranges). */
 async function propertiesAt(filters: Partial<Record<keyof MapWorkOrderFilters, string>>): Promise<MapPropertiesResponse> {
   const service = createMapService({ db: context.database.db, timeZone, tiles: { url: '/t/{z}/{x}/{y}.png', attribution: 'x' }, now: () => now });
-  return JSON.parse(await service.properties(mapWorkOrderFiltersSchema.parse(filters))) as MapPropertiesResponse;
+  return JSON.parse((await service.properties(mapWorkOrderFiltersSchema.parse(filters))).bytes.toString('utf8')) as MapPropertiesResponse;
 }
 
 const byAddress = (answer: MapPropertiesResponse) => new Map(answer.properties.map((property) => [property.address, property]));
@@ -226,7 +227,7 @@ describe('GET /api/admin/map/properties', () => {
 
     // Just after midnight in New York on 11 March (04:30 UTC), 'today' is the 11th: nothing then.
     const service = createMapService({ db: context.database.db, timeZone, tiles: { url: '/t/{z}/{x}/{y}.png', attribution: 'x' }, now: () => new Date('2026-03-11T04:30:00Z') });
-    const nextDay = JSON.parse(await service.properties(mapWorkOrderFiltersSchema.parse({ dateRange: 'today' }))) as MapPropertiesResponse;
+    const nextDay = JSON.parse((await service.properties(mapWorkOrderFiltersSchema.parse({ dateRange: 'today' }))).bytes.toString('utf8')) as MapPropertiesResponse;
     expect(nextDay.properties).toEqual([]);
   });
 
@@ -241,6 +242,15 @@ describe('GET /api/admin/map/properties', () => {
       await context.database.query('delete from work_orders where id = $1', [workOrderIds['E pending']]);
     }
     expect(addresses(await properties('?priority=normal&status=pending'))).toEqual([harbourTown.address]);
+  });
+
+  it('sends the same answer gzipped to clients that accept it', async () => {
+    const plain = await get('/api/admin/map/properties?activeOnly=false');
+    const zipped = await context.app.inject({ method: 'GET', url: '/api/admin/map/properties?activeOnly=false', headers: { cookie, 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/accept-encoding/i);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body);
   });
 
   it('answers 400 for filters outside the lists', async () => {
@@ -279,6 +289,19 @@ describe('GET /api/admin/map/customers', () => {
     expect(names(busy)).toEqual(['Acme Suites', 'Alice', 'Bob']);
     expect({ total: busy.total, withActiveWorkOrders: busy.withActiveWorkOrders }).toEqual({ total: 6, withActiveWorkOrders: 3 });
     expect(names(await customers('?hasActiveWorkOrders=true&type=residential'))).toEqual(['Alice', 'Bob']);
+  });
+
+  it('sends names and addresses with quotes, backslashes and accents intact', async () => {
+    const awkward: Place = { address: '8 "Quote" St \\ Unit Ø', city: 'Bluffton', state: 'SC' };
+    await customer('Zoë "Q" O\'Neil \\', awkward, { createdAt: '2020-07-01T00:00:00Z' });
+    await workOrder('Z pending', 'Zoë "Q" O\'Neil \\', { status: 'pending', priority: 'normal', serviceType: 'repair', serviceDate: today });
+    try {
+      expect(names(await customers())).toContain('Zoë "Q" O\'Neil \\');
+      expect(addresses(await properties())).toContain(awkward.address);
+    } finally {
+      await context.database.query('delete from work_orders where id = $1', [workOrderIds['Z pending']]);
+      await context.database.query('delete from customers where id = $1', [ids['Zoë "Q" O\'Neil \\']]);
+    }
   });
 
   it('answers 400 for an unknown type or flag', async () => {

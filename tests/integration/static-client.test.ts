@@ -55,6 +55,14 @@ describe('serving the built client', () => {
     expect(scriptSources).toBe(`'self' 'sha256-${hash}'`);
   });
 
+  it('lets the staff screens (the SPA shell) load map tiles, and only them', async () => {
+    const screen = await context.app.inject({ method: 'GET', url: '/admin/map' });
+    expect(screen.body).toContain('Loading...');
+    expect(String(screen.headers['content-security-policy'])).toContain("img-src 'self' data: blob: https://tile.openstreetmap.org;");
+    const page = await context.app.inject({ method: 'GET', url: '/heating' });
+    expect(String(page.headers['content-security-policy'])).toContain("img-src 'self' data: blob:;");
+  });
+
   it('sends the Brotli or gzip copy when the browser accepts it', async () => {
     const brotli = await context.app.inject({ method: 'GET', url: '/heating', headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(brotli.headers['content-encoding']).toBe('br');

@@ -1,12 +1,12 @@
 import http from 'node:http';
 
 export type RecordedRequest = { method: string; url: string; headers: http.IncomingHttpHeaders; body: unknown };
-export type FakeAnswer = { status: number; json?: unknown; text?: string } | 'hang';
+export type FakeAnswer = { status: number; json?: unknown; text?: string; headers?: Record<string, string> } | 'hang';
 
 /**
  * A real HTTP server on 127.0.0.1 that answers like an outside service (a model API, a webhook).
- * Set `answer` to decide each reply; 'hang' never answers (for timeouts); a promise holds the reply
- * until it resolves. Every request is recorded.
+ * Set `answer` to decide each reply (with extra `headers` such as Retry-After when needed); 'hang'
+ * never answers (for timeouts); a promise holds the reply until it resolves. Every request is recorded.
  */
 export async function startFakeHttpServer(initial: (request: RecordedRequest) => FakeAnswer | Promise<FakeAnswer>) {
   const requests: RecordedRequest[] = [];
@@ -31,7 +31,7 @@ export async function startFakeHttpServer(initial: (request: RecordedRequest) =>
         hanging.add(response);
         return;
       }
-      response.writeHead(answer.status, { 'content-type': answer.json === undefined ? 'text/plain' : 'application/json' });
+      response.writeHead(answer.status, { 'content-type': answer.json === undefined ? 'text/plain' : 'application/json', ...answer.headers });
       response.end(answer.json === undefined ? (answer.text ?? '') : JSON.stringify(answer.json));
     });
   });

@@ -65,6 +65,45 @@ describe('configuration', () => {
   });
 });
 
+describe('geocoding configuration', () => {
+  it('uses the offline ZIP geocoder and the public services’ addresses by default', () => {
+    expect(loadConfig({}).geocoding).toEqual({
+      provider: 'zip',
+      timeoutMs: 10_000,
+      google: { url: 'https://maps.googleapis.com/maps/api/geocode/json', apiKey: undefined },
+      census: { url: 'https://geocoding.geo.census.gov/geocoder/locations/onelineaddress?benchmark=Public_AR_Current&format=json' },
+      nominatim: { url: 'https://nominatim.openstreetmap.org', userAgent: 'Lowcountry Comfort Heating & Air back office (service@lowcountrycomfort.example)' },
+    });
+  });
+
+  it('reads every geocoding variable', () => {
+    const config = loadConfig({
+      GEOCODER: 'nominatim',
+      GOOGLE_MAPS_API_KEY: 'AIza-test',
+      GEOCODER_GOOGLE_URL: 'http://127.0.0.1:9/geocode/json',
+      GEOCODER_CENSUS_URL: 'http://127.0.0.1:9/census',
+      GEOCODER_NOMINATIM_URL: 'http://127.0.0.1:9/nominatim/',
+      NOMINATIM_USER_AGENT: 'Palmetto Air dispatch',
+      GEOCODER_TIMEOUT_MS: '2500',
+    });
+    expect(config.geocoding).toEqual({
+      provider: 'nominatim',
+      timeoutMs: 2500,
+      google: { url: 'http://127.0.0.1:9/geocode/json', apiKey: 'AIza-test' },
+      census: { url: 'http://127.0.0.1:9/census' },
+      nominatim: { url: 'http://127.0.0.1:9/nominatim', userAgent: 'Palmetto Air dispatch' },
+    });
+  });
+
+  it('refuses GEOCODER=google without a key (the spec’s message) and an unknown provider', () => {
+    expect(problemsOf({ GEOCODER: 'google' })).toEqual(['GOOGLE_MAPS_API_KEY: Google Maps API key not found. Please add the key to your .env file']);
+    expect(problemsOf({ GEOCODER: 'google', GOOGLE_MAPS_API_KEY: '' })).toHaveLength(1);
+    expect(problemsOf({ GEOCODER: 'google', GOOGLE_MAPS_API_KEY: 'AIza-test' })).toEqual([]);
+    expect(problemsOf({ GEOCODER: 'bing' })[0]).toBe('GEOCODER: must be one of zip, google, census, nominatim');
+    expect(problemsOf({ GEOCODER_TIMEOUT_MS: '10' })[0]).toMatch(/^GEOCODER_TIMEOUT_MS:/);
+  });
+});
+
 describe('company opening hours', () => {
   it('reads schema.org notation and shows it the way people write hours', async () => {
     const { openingHoursLabel, openingHoursSpecification } = await import('#shared/company-profile.ts');

@@ -33,6 +33,20 @@ function candidateFrom(match: z.infer<typeof matchSchema>): GeocodeCandidate {
   };
 }
 
+/** A Census answer (HTTP 200) as an outcome: its address matches, or ZERO_RESULTS for none. */
+export function censusOutcome(json: unknown): GeocodeOutcome {
+  const parsed = answerSchema.safeParse(json);
+  if (!parsed.success) return malformed('The answer has no result.addressMatches');
+  if (parsed.data.result.addressMatches.length === 0) return { kind: 'none', status: 'ZERO_RESULTS' };
+  const candidates: GeocodeCandidate[] = [];
+  for (const item of parsed.data.result.addressMatches) {
+    const match = matchSchema.safeParse(item);
+    if (match.success) candidates.push(candidateFrom(match.data));
+  }
+  if (candidates.length === 0) return malformed('No readable address match');
+  return { kind: 'results', candidates };
+}
+
 /**
  * The US Census Bureau's one-line address geocoder (no key; street addresses only, so no match is
  * ZERO_RESULTS). The base URL carries the benchmark and format; the address is added to it.
@@ -44,23 +58,14 @@ export function createCensusGeocoder(options: { url: string; timeoutMs: number }
     async geocode(address: GeocodingAddress, signal?: AbortSignal): Promise<GeocodeOutcome> {
       const url = new URL(options.url);
       url.searchParams.set('address', addressLine(address));
+      if (!url.searchParams.has('benchmark')) url.searchParams.set('benchmark', 'Public_AR_Current');
       if (!url.searchParams.has('format')) url.searchParams.set('format', 'json');
       const answer = await getJson(url, {
         timeoutMs: options.timeoutMs,
         signal,
         readError: (_status, body) => errorSchema.safeParse(body).data?.errors.join('; ') ?? null,
       });
-      if (!answer.ok) return answer.outcome;
-      const parsed = answerSchema.safeParse(answer.json);
-      if (!parsed.success) return malformed('The answer has no result.addressMatches');
-      const candidates: GeocodeCandidate[] = [];
-      for (const item of parsed.data.result.addressMatches) {
-        const match = matchSchema.safeParse(item);
-        if (match.success) candidates.push(candidateFrom(match.data));
-      }
-      if (parsed.data.result.addressMatches.length === 0) return { kind: 'none', status: 'ZERO_RESULTS' };
-      if (candidates.length === 0) return malformed('No readable address match');
-      return { kind: 'results', candidates };
+      return answer.ok ? censusOutcome(answer.json) : answer.outcome;
     },
   };
 }

@@ -41,7 +41,7 @@ function candidateFrom(result: z.infer<typeof resultSchema>): GeocodeCandidate {
 }
 
 /** Google's answer, not its HTTP status, says what happened (spec 001 section 7). */
-function outcomeOf(json: unknown): GeocodeOutcome {
+export function googleOutcome(json: unknown): GeocodeOutcome {
   const answer = answerSchema.safeParse(json);
   if (!answer.success) return malformed('The answer has no status');
   const { status, error_message: message = null } = answer.data;
@@ -87,7 +87,7 @@ export function createGoogleGeocoder(options: { url: string; apiKey: string; tim
         signal,
         readError: (_status, body) => answerSchema.safeParse(body).data?.error_message ?? null,
       });
-      return answer.ok ? outcomeOf(answer.json) : answer.outcome;
+      return answer.ok ? googleOutcome(answer.json) : answer.outcome;
     },
   };
 }

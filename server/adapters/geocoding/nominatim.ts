@@ -51,6 +51,19 @@ function candidateFrom(place: z.infer<typeof placeSchema>): GeocodeCandidate {
   };
 }
 
+/** A Nominatim search answer (HTTP 200) as an outcome: its places, or ZERO_RESULTS for an empty list. */
+export function nominatimOutcome(json: unknown): GeocodeOutcome {
+  if (!Array.isArray(json)) return malformed('The answer is not a list of places');
+  if (json.length === 0) return { kind: 'none', status: 'ZERO_RESULTS' };
+  const candidates: GeocodeCandidate[] = [];
+  for (const item of json) {
+    const place = placeSchema.safeParse(item);
+    if (place.success && Number.isFinite(place.data.lat) && Number.isFinite(place.data.lon)) candidates.push(candidateFrom(place.data));
+  }
+  if (candidates.length === 0) return malformed('No readable place');
+  return { kind: 'results', candidates };
+}
+
 /** Header values must be plain ASCII. */
 function headerSafe(value: string): string {
   return value.replace(/[^\x20-\x7e]/g, '').trim() || 'HVAC back office';
@@ -85,16 +98,7 @@ export function createNominatimGeocoder(options: { url: string; userAgent: strin
           return typeof error === 'string' ? error : (error?.message ?? null);
         },
       });
-      if (!answer.ok) return answer.outcome;
-      if (!Array.isArray(answer.json)) return malformed('The answer is not a list of places');
-      if (answer.json.length === 0) return { kind: 'none', status: 'ZERO_RESULTS' };
-      const candidates: GeocodeCandidate[] = [];
-      for (const item of answer.json) {
-        const place = placeSchema.safeParse(item);
-        if (place.success && Number.isFinite(place.data.lat) && Number.isFinite(place.data.lon)) candidates.push(candidateFrom(place.data));
-      }
-      if (candidates.length === 0) return malformed('No readable place');
-      return { kind: 'results', candidates };
+      return answer.ok ? nominatimOutcome(answer.json) : answer.outcome;
     },
   };
 }

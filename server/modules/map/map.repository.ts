@@ -7,6 +7,8 @@ import type { Database } from '#server/db/client.ts';
  * The service map's reads (spec 001 sections 2, 3 and 7; decision 016-c). The two views' answers are
  * built whole by the database as JSON text in one statement each: grouping, counting and ranking
  * happen in SQL, and the server sends the text as it comes (kept per snapshot by the service).
+ * Each item is `row_to_json` of a row whose column names are the contract's keys (compact: no
+ * spaces), joined with commas.
  */
 
 /** The company calendar days a date range covers: service_date in [from, until). */
@@ -30,8 +32,8 @@ const prioritiesByRank = sql.raw(
     .join(', ')}]::text[]`,
 );
 
-/** Coordinates to 6 decimals (about 10 cm): shorter JSON, the same pin. */
-const coordinate = (column: SQL) => sql`round(${column}::numeric, 6)::float8`;
+/** Coordinates to 6 decimals (about 10 cm): shorter JSON, the same pin (float arithmetic: cheaper than numeric). */
+const coordinate = (column: SQL) => sql`round(${column} * 1000000) / 1000000`;
 
 const geocoded = (alias: string) => sql.raw(`${alias}.latitude is not null and ${alias}.longitude is not null`);
 
@@ -73,36 +75,37 @@ export function propertiesQuery(filters: MapWorkOrderFilters, window: MapDateWin
   from work_orders w join customers c on c.id = w.customer_id
   where ${geocoded('c')} and ${workOrderConditions(filters, window)}
   group by c.address, c.city, c.state
+),
+places as (
+  -- The header: every geocoded property, and those with an active work order (one pass).
+  select count(*)::int as total, (count(*) filter (where busy))::int as busy from (
+    select bool_or(a.customer_id is not null) as busy
+    from customers c
+    left join (select distinct w.customer_id from work_orders w where w.status in (${activeStatuses})) a on a.customer_id = c.id
+    where ${geocoded('c')}
+    group by c.address, c.city, c.state
+  ) grouped
+),
+listed as (
+  select f.id, m.address, m.city, m.state, f.zip,
+    case when f.commercial then 'commercial' else 'residential' end as "propertyType",
+    ${coordinate(sql`f.latitude`)} as latitude, ${coordinate(sql`f.longitude`)} as longitude,
+    f.customer_count as "customerCount", m.active as "activeWorkOrders",
+    m.pending as "pendingCount", m.scheduled as "scheduledCount", m.in_progress as "inProgressCount", m.completed as "completedCount",
+    (${prioritiesByRank})[m.rank] as "highestPriority"
+  from matching m
+  cross join lateral (
+    select c.id, c.zip, c.latitude, c.longitude,
+      count(*) over ()::int as customer_count,
+      bool_or(c.type = 'commercial') over () as commercial
+    from customers c
+    where c.address = m.address and c.city = m.city and c.state = m.state and ${geocoded('c')}
+    order by c.created_at, c.id
+    limit 1
+  ) f
 )
-select json_build_object(
-  'properties', coalesce((
-    select json_agg(json_build_object(
-      'id', f.id, 'address', m.address, 'city', m.city, 'state', m.state, 'zip', f.zip,
-      'propertyType', case when f.commercial then 'commercial' else 'residential' end,
-      'latitude', ${coordinate(sql`f.latitude`)}, 'longitude', ${coordinate(sql`f.longitude`)},
-      'customerCount', f.customer_count, 'activeWorkOrders', m.active,
-      'pendingCount', m.pending, 'scheduledCount', m.scheduled, 'inProgressCount', m.in_progress, 'completedCount', m.completed,
-      'highestPriority', (${prioritiesByRank})[m.rank]
-    ) order by m.address, m.city, m.state)
-    from matching m
-    cross join lateral (
-      select c.id, c.zip, c.latitude, c.longitude,
-        count(*) over ()::int as customer_count,
-        bool_or(c.type = 'commercial') over () as commercial
-      from customers c
-      where c.address = m.address and c.city = m.city and c.state = m.state and ${geocoded('c')}
-      order by c.created_at, c.id
-      limit 1
-    ) f
-  ), '[]'::json),
-  'withActiveWorkOrders', (
-    select count(*)::int from (
-      select distinct c.address, c.city, c.state from customers c
-      where ${geocoded('c')} and exists (select 1 from work_orders w where w.customer_id = c.id and w.status in (${activeStatuses}))
-    ) busy
-  ),
-  'total', (select count(*)::int from (select distinct c.address, c.city, c.state from customers c where ${geocoded('c')}) places)
-)::text as answer`;
+select '{"properties":[' || coalesce((select string_agg(row_to_json(l)::text, ',' order by l.address, l.city, l.state) from listed l), '')
+  || '],"withActiveWorkOrders":' || (select busy from places) || ',"total":' || (select total from places) || '}' as answer`;
 }
 
 export type MapCustomerQuery = { type: 'all' | 'residential' | 'commercial'; hasActiveWorkOrders: boolean };
@@ -113,25 +116,22 @@ export type MapCustomerQuery = { type: 'all' | 'residential' | 'commercial'; has
  * geocoded customers and those with active work orders (independent of the filters).
  */
 export function customersQuery(filters: MapCustomerQuery): SQL {
-  const kept: SQL[] = [];
-  if (filters.type !== 'all') kept.push(sql`c.type = ${filters.type}`);
-  if (filters.hasActiveWorkOrders) kept.push(sql`coalesce(w.active, 0) > 0`);
-  const filter = kept.length === 0 ? sql`` : sql` filter (where ${sql.join(kept, sql` and `)})`;
-  return sql`select json_build_object(
-  'customers', coalesce(json_agg(json_build_object(
-    'id', c.id, 'name', c.name, 'type', c.type,
-    'latitude', ${coordinate(sql`c.latitude`)}, 'longitude', ${coordinate(sql`c.longitude`)},
-    'totalWorkOrders', coalesce(w.total, 0), 'activeWorkOrders', coalesce(w.active, 0)
-  ) order by c.id)${filter}, '[]'::json),
-  'total', count(*)::int,
-  'withActiveWorkOrders', (count(*) filter (where w.active > 0))::int
-)::text as answer
-from customers c
-left join (
-  select customer_id, count(*)::int as total, (count(*) filter (where status in (${activeStatuses})))::int as active
-  from work_orders group by customer_id
-) w on w.customer_id = c.id
-where ${geocoded('c')}`;
+  const conditions: SQL[] = [];
+  if (filters.type !== 'all') conditions.push(sql`e.type = ${filters.type}`);
+  if (filters.hasActiveWorkOrders) conditions.push(sql`e."activeWorkOrders" > 0`);
+  const kept = conditions.length === 0 ? sql`` : sql` where ${sql.join(conditions, sql` and `)}`;
+  return sql`with everyone as (
+  select c.id, c.name, c.type, ${coordinate(sql`c.latitude`)} as latitude, ${coordinate(sql`c.longitude`)} as longitude,
+    coalesce(w.total, 0) as "totalWorkOrders", coalesce(w.active, 0) as "activeWorkOrders"
+  from customers c
+  left join (
+    select customer_id, count(*)::int as total, (count(*) filter (where status in (${activeStatuses})))::int as active
+    from work_orders group by customer_id
+  ) w on w.customer_id = c.id
+  where ${geocoded('c')}
+)
+select '{"customers":[' || coalesce((select string_agg(row_to_json(e)::text, ',') from everyone e${kept}), '')
+  || '],"total":' || (select count(*) from everyone) || ',"withActiveWorkOrders":' || (select count(*) from everyone where "activeWorkOrders" > 0) || '}' as answer`;
 }
 
 export type PropertyCustomerRow = {

@@ -12,6 +12,7 @@ import {
 import type { Database } from '#server/db/client.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
+import { compressedJson, type CompressedJson } from './compressed-answer.ts';
 import { createMapRepository, type MapDateWindow } from './map.repository.ts';
 
 /** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */
@@ -47,24 +48,28 @@ export function createMapService(options: { db: Database; timeZone: string; tile
 
   /**
    * The two views' answers, kept per database snapshot (server/db/snapshot-cache.ts) as the JSON
-   * text sent: a read while nothing committed costs one trivial query. The key is the whole filter
-   * set (and the day, for date ranges); 64 filter sets cover what staff switch between.
+   * bytes sent (and their gzip copy): a read while nothing committed costs one trivial query. The
+   * key is the whole filter set (and the days, for date ranges). At 20,000 customers an answer is
+   * a few megabytes, so only the last few filter sets are kept.
    */
-  const answers = createSnapshotCache<string>(options.db, { maxEntries: 64 });
+  const propertyAnswers = createSnapshotCache<CompressedJson>(options.db, { maxEntries: 8 });
+  const customerAnswers = createSnapshotCache<CompressedJson>(options.db, { maxEntries: 4 });
 
   return {
     config: (): MapConfig => config,
 
-    /** The Work Orders View: MapPropertiesResponse as JSON text. */
-    async properties(filters: MapWorkOrderFilters): Promise<string> {
+    /** The Work Orders View: MapPropertiesResponse as JSON bytes. */
+    async properties(filters: MapWorkOrderFilters): Promise<CompressedJson> {
       const window = mapDateWindow(filters.dateRange, todayIn(timeZone, now()));
-      const key = `properties|${filters.activeOnly}|${filters.status}|${filters.priority}|${filters.serviceType}|${window ? `${window.from}|${window.until}` : 'all'}`;
-      return answers.get(key, () => repository.properties(filters, window));
+      // Active Only matters only with 'all' statuses.
+      const statuses = filters.status === 'all' ? (filters.activeOnly ? 'active' : 'all') : filters.status;
+      const key = `${statuses}|${filters.priority}|${filters.serviceType}|${window ? `${window.from}|${window.until}` : 'all'}`;
+      return propertyAnswers.get(key, async () => compressedJson(await repository.properties(filters, window)));
     },
 
-    /** The Customers View: MapCustomersResponse as JSON text. */
-    async customers(filters: MapCustomerFilters): Promise<string> {
-      return answers.get(`customers|${filters.type}|${filters.hasActiveWorkOrders}`, () => repository.customers(filters));
+    /** The Customers View: MapCustomersResponse as JSON bytes. */
+    async customers(filters: MapCustomerFilters): Promise<CompressedJson> {
+      return customerAnswers.get(`${filters.type}|${filters.hasActiveWorkOrders}`, async () => compressedJson(await repository.customers(filters)));
     },
 
     /** The property popup and sidebar: 404 when no geocoded customer is at the address. */

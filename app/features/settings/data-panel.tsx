@@ -1,0 +1,4 @@
+/** Settings: data (issue 10). Being built; replaced by the real panel. */
+export function DataPanel() {
+  return <p className="text-slate-600">This section is being built.</p>;
+}

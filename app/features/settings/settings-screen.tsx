@@ -1,0 +1,51 @@
+import { Link, useSearchParams } from 'react-router';
+import { ActivityPanel } from './activity-panel.tsx';
+import { CompanyPanel } from './company-panel.tsx';
+import { DataPanel } from './data-panel.tsx';
+import { IntegrationsPanel } from './integrations-panel.tsx';
+import { StaffPanel } from './staff-panel.tsx';
+import { TechniciansPanel } from './technicians-panel.tsx';
+import { settingsTabFrom, settingsTabs, type SettingsTabId } from './settings-tabs.ts';
+
+const panels: Record<SettingsTabId, () => React.ReactNode> = {
+  staff: StaffPanel,
+  technicians: TechniciansPanel,
+  company: CompanyPanel,
+  integrations: IntegrationsPanel,
+  activity: ActivityPanel,
+  data: DataPanel,
+};
+
+/** /admin/settings: where the company runs the product itself (issue 10). */
+export function SettingsScreen() {
+  const [searchParams] = useSearchParams();
+  const active = settingsTabFrom(searchParams.get('tab'));
+  const Panel = panels[active];
+  const activeLabel = settingsTabs.find((tab) => tab.id === active)?.label;
+  return (
+    <section aria-labelledby="screen-title" className="space-y-6">
+      <h1 id="screen-title" className="text-2xl font-bold text-slate-900">
+        Settings
+      </h1>
+      <nav aria-label="Settings sections" className="flex flex-wrap gap-2 border-b border-slate-200 pb-2">
+        {settingsTabs.map((tab) => (
+          <Link
+            key={tab.id}
+            to={`?tab=${tab.id}`}
+            aria-current={tab.id === active ? 'page' : undefined}
+            className={
+              tab.id === active
+                ? 'rounded-md bg-blue-600 px-3 py-2 text-sm font-medium text-white'
+                : 'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-600'
+            }
+          >
+            {tab.label}
+          </Link>
+        ))}
+      </nav>
+      <section aria-label={activeLabel}>
+        <Panel />
+      </section>
+    </section>
+  );
+}

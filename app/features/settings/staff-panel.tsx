@@ -1,0 +1,4 @@
+/** Settings: staff (issue 10). Being built; replaced by the real panel. */
+export function StaffPanel() {
+  return <p className="text-slate-600">This section is being built.</p>;
+}
