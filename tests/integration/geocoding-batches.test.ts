@@ -189,6 +189,19 @@ describe('with the offline ZIP provider', () => {
     expect(current.json()).toMatchObject({ id: response.json().id, message: geocodingMessages.noneNeeded });
   });
 
+  it('reads a running batch whose instance stopped answering as interrupted, and a new start takes over', async () => {
+    await insertCustomer(context.database);
+    const [left] = await context.database.query<{ id: string }>(
+      `insert into geocoding_batches (status, provider, total, heartbeat_at) values ('running', 'zip', 0, now() - interval '10 minutes') returning id`,
+    );
+    expect((await api.batch(left!.id)).status).toBe('interrupted');
+    const started = await api.start();
+    expect(started.status).toBe('running');
+    await api.finished(started.id);
+    const [row] = await context.database.query<{ status: string }>('select status from geocoding_batches where id = $1', [left!.id]);
+    expect(row!.status).toBe('interrupted');
+  });
+
   it('refuses a batch request outside the limits and an unknown batch', async () => {
     expect((await api.request('POST', '/api/admin/geocoding/batches', { count: 0 })).statusCode).toBe(400);
     expect((await api.request('POST', '/api/admin/geocoding/batches', { count: 101 })).statusCode).toBe(400);
@@ -404,6 +417,20 @@ describe('with the Google provider (a fake Google on 127.0.0.1)', () => {
     google.state.answer = googleOk;
     const next = await api.finished((await api.start()).id);
     expect(next.results[0]).toMatchObject({ status: 'success', formattedAddress: '44 New Rd, Bluffton, SC 29910, USA' });
+  });
+
+  it('keeps a pin placed by hand during the lookup', async () => {
+    const held = heldReply();
+    google.state.answer = () => held.promise;
+    const id = await insertCustomer(database, { address: '3 Pin Ln' });
+    const started = await api.start();
+    await vi.waitFor(() => expect(google.requests).toHaveLength(1));
+    const pin = await api.request('PUT', `/api/admin/customers/${id}/location`, { latitude: 32.3, longitude: -80.9 });
+    expect(pin.statusCode, pin.body).toBe(200);
+    held.release(googleOk(google.requests[0]!));
+    const batch = await api.finished(started.id);
+    expect(batch.results[0]).toMatchObject({ status: 'failed', error: skippedReasons.located });
+    expect(await customerRow(database, id)).toMatchObject({ latitude: 32.3, longitude: -80.9, geocoding_accuracy: 'ROOFTOP', geocoding_status: 'success' });
   });
 
   it('runs one batch at a time: a second start or a resume while one runs is 409', async () => {

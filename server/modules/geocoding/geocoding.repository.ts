@@ -91,7 +91,7 @@ export function createGeocodingRepository(db: Database) {
             .select({ id: customers.id, name: customers.name, address: customers.address, city: customers.city, state: customers.state, zip: customers.zip })
             .from(customers)
             .where(and(isNull(customers.latitude), hasAddress, sql`${customers.geocodingStatus} ${statuses}`))
-            .orderBy(sql`${customers.geocodingStatus} = 'failed'`, asc(customers.createdAt), asc(customers.id))
+            .orderBy(...(options.retryFailed ? [sql`${customers.geocodingStatus} = 'failed'`] : []), asc(customers.createdAt), asc(customers.id))
             .limit(options.count);
           if (selected.length > 0) {
             await tx.insert(geocodingBatchItems).values(
@@ -136,16 +136,14 @@ export function createGeocodingRepository(db: Database) {
      * whose heartbeat is older than that (PostgreSQL, where another instance may be running one).
      */
     async interruptAbandoned(olderThanMs: number | undefined): Promise<string[]> {
-      const rows = await db
-        .update(geocodingBatches)
-        .set({ status: 'interrupted' })
-        .where(
-          and(
-            eq(geocodingBatches.status, 'running'),
-            olderThanMs === undefined ? undefined : sql`${geocodingBatches.heartbeatAt} < now() - make_interval(secs => ${olderThanMs / 1000})`,
-          ),
-        )
-        .returning({ id: geocodingBatches.id });
+      const abandoned = and(
+        eq(geocodingBatches.status, 'running'),
+        olderThanMs === undefined ? undefined : sql`${geocodingBatches.heartbeatAt} < now() - make_interval(secs => ${olderThanMs / 1000})`,
+      );
+      // Read first: an UPDATE that changes nothing would still publish a live change (statement trigger).
+      const found = await db.select({ id: geocodingBatches.id }).from(geocodingBatches).where(abandoned);
+      if (found.length === 0) return [];
+      const rows = await db.update(geocodingBatches).set({ status: 'interrupted' }).where(abandoned).returning({ id: geocodingBatches.id });
       return rows.map((row) => row.id);
     },
 

@@ -4,6 +4,7 @@ import { customerMessages, type Customer } from '#shared/customer.ts';
 import {
   addressLine,
   chooseBestResult,
+  geocodingLimits,
   geocodingMessages,
   geocodingPercentage,
   manualLocationSchema,
@@ -18,6 +19,7 @@ import {
 } from '#shared/geocoding.ts';
 import type { Geocoder } from '#server/adapters/geocoding/geocoder.ts';
 import type { Database, DatabaseKind } from '#server/db/client.ts';
+import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
 import { parseOrThrow } from '#server/validation.ts';
 import { toCustomer } from '#server/modules/customers/customer.service.ts';
@@ -114,6 +116,9 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
 export function createGeocodingService(options: GeocodingServiceOptions) {
   const { geocoder, log } = options;
   const repository = createGeocodingRepository(options.db);
+  // The map header and the setup page read the stats on every customer change: one pass over the
+  // customers per database snapshot, not per request (decision 013's cache).
+  const statsCache = createSnapshotCache<GeocodingStats>(options.db, { maxEntries: 1 });
   const callIntervalMs = Math.max(options.pauseMs, geocoder.minIntervalMs);
   const rateLimitAttempts = options.rateLimitAttempts ?? 4;
   const heartbeatMs = options.heartbeatMs ?? 10_000;
@@ -124,7 +129,11 @@ export function createGeocodingService(options: GeocodingServiceOptions) {
   let isClosed = false;
 
   async function batchWithResults(row: BatchRow): Promise<GeocodingBatch> {
-    return toBatch(row, await repository.doneItems(row.id));
+    const batch = toBatch(row, await repository.doneItems(row.id));
+    // A batch whose instance died (PostgreSQL, another instance) reads as interrupted at once, so
+    // staff can resume it; the row itself is changed by the next start or resume (reads never write).
+    const isAbandoned = row.status === 'running' && Date.now() - row.heartbeatAt.getTime() > abandonedAfterMs;
+    return isAbandoned ? { ...batch, status: 'interrupted' } : batch;
   }
 
   /** Keeps provider calls `callIntervalMs` apart (cache hits do not count). */
@@ -280,8 +289,10 @@ export function createGeocodingService(options: GeocodingServiceOptions) {
     },
 
     async stats(): Promise<GeocodingStats> {
-      const counts = await repository.stats();
-      return { ...counts, percentage: geocodingPercentage(counts.success, counts.total) };
+      return statsCache.get('stats', async () => {
+        const counts = await repository.stats();
+        return { ...counts, percentage: geocodingPercentage(counts.success, counts.total) };
+      });
     },
 
     /** Starts a batch: `started` is false when there was nothing to do (the batch is stored completed). */
@@ -291,7 +302,7 @@ export function createGeocodingService(options: GeocodingServiceOptions) {
       const row = await repository.startBatch({
         provider: geocoder.name,
         retryFailed: request.retryFailed ?? false,
-        count: request.count ?? 20,
+        count: request.count ?? geocodingLimits.mapBatchSize,
         emptyMessage: geocodingMessages.noneNeeded,
       });
       if (!row) throw new AppError('CONFLICT', geocodingMessages.batchRunning);
