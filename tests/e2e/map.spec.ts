@@ -143,8 +143,10 @@ test.describe('service map', () => {
     await expect(popup(page)).toContainText(mapMessages.noActiveWorkOrders);
 
     // 'Has Active Work Orders': only customers with active work: the count's two figures agree.
-    await page.getByRole('switch', { name: mapMessages.hasActiveWorkOrders }).check();
+    // A click (not check()): the switch follows the address, which updates just after the click.
+    await page.getByRole('switch', { name: mapMessages.hasActiveWorkOrders }).click();
     await expect(page).toHaveURL(/hasActiveWorkOrders=true/);
+    await expect(page.getByRole('switch', { name: mapMessages.hasActiveWorkOrders })).toBeChecked();
     await expect(page.getByTestId('map-header-count')).toHaveText(/^(\d+) customers \(\1 with active work orders\)$/);
     await expect(marker(page, idle.name)).toHaveCount(0);
     await expect(marker(page, busy.name)).toBeVisible();
