@@ -121,6 +121,40 @@ test.describe('geocoding setup', () => {
     await expect(page.getByRole('region', { name: 'Map of customers' }).getByRole('button', { name: new RegExp(outside.name) })).toBeVisible();
   });
 
+  test('an interrupted batch offers Resume (the server side of resuming is in tests/integration)', async ({ page }) => {
+    // The browser's part only: a restart mid-batch cannot be staged from here, so the server's
+    // answer for the latest batch is replaced by an interrupted one.
+    const interrupted: GeocodingBatch = {
+      id: '00000000-0000-4000-8000-00000000d00d',
+      status: 'interrupted',
+      provider: 'zip',
+      total: 5,
+      processed: 2,
+      succeeded: 2,
+      failed: 0,
+      results: [],
+      message: null,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+    };
+    await page.route('**/api/admin/geocoding/batches/current', (route) => route.fulfill({ json: interrupted }));
+    const resumed = { ...interrupted, status: 'completed' as const, processed: 5, succeeded: 5, message: geocodingMessages.processed(5, 5, 0) };
+    let resumeCalls = 0;
+    await page.route(`**/api/admin/geocoding/batches/${interrupted.id}/resume`, (route) => {
+      resumeCalls += 1;
+      return route.fulfill({ status: 202, json: resumed });
+    });
+    await page.route(`**/api/admin/geocoding/batches/${interrupted.id}`, (route) => route.fulfill({ json: resumed }));
+    await openSetup(page);
+    await expect(page.getByRole('heading', { name: 'Batch interrupted' })).toBeVisible();
+    await expect(page.getByTestId('geocoding-progress-count')).toHaveText('2/5');
+    await expect(page.getByText('Resume it to geocode the 3 addresses it has left.')).toBeVisible();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect(page.getByRole('status').filter({ hasText: geocodingMessages.processed(5, 5, 0) })).toBeVisible();
+    await expect(page.getByTestId('geocoding-progress-count')).toHaveText('5/5');
+    expect(resumeCalls).toBe(1);
+  });
+
   test("the map header's 'Geocode {n} addresses' runs a batch, then reloads the stats and the markers", async ({ page }) => {
     const customer = await pendingCustomer(page.request, { city: 'Beaufort', zip: '29902' });
     await page.goto('/admin/map?view=customers');

@@ -15,7 +15,7 @@ const spots = {
   customers: { latitude: 35.12, longitude: -78.6 },
   retry: { latitude: 32.08, longitude: -83.3 },
   phone: { latitude: 33.6, longitude: -83.3 },
-  viewSwitch: { latitude: 32.08, longitude: -81.2 },
+  viewSwitch: { latitude: 35.12, longitude: -80.9 },
 } as const;
 
 type Spot = { latitude: number; longitude: number };
@@ -141,6 +141,12 @@ test.describe('service map', () => {
     await marker(page, idle.name).click();
     await expect(popup(page).getByRole('heading', { name: idle.name })).toBeVisible();
     await expect(popup(page)).toContainText(mapMessages.noActiveWorkOrders);
+    await popup(page).getByRole('button', { name: mapMessages.viewDetails }).click();
+    await expect(sidebar(page).getByRole('heading', { name: mapMessages.customerDetails })).toBeVisible();
+    await expect(sidebar(page)).toContainText('Residential');
+    await expect(sidebar(page)).toContainText('(843) 555-0142');
+    await expect(sidebar(page).getByRole('link', { name: mapMessages.createWorkOrder })).toHaveAttribute('href', new RegExp(`customer=${idle.id}`));
+    await sidebar(page).getByRole('button', { name: 'Close details' }).click();
 
     // 'Has Active Work Orders': only customers with active work: the count's two figures agree.
     // A click (not check()): the switch follows the address, which updates just after the click.

@@ -60,6 +60,7 @@ export function MapCanvas({ points, fitKey, tiles, popup, onPopupClosed, onSelec
       keyboard
     >
       <ContainerAttributes label={label} isPinMode={Boolean(onPickLocation)} />
+      <FollowContainerSize />
       {tiles ? <TileLayer url={tiles.tileUrl} attribution={tiles.attribution} maxZoom={mapMaxZoom} eventHandlers={{ tileerror: onTileError }} /> : null}
       <ClusteredMarkers points={points} onSelectPoint={onSelectPoint} onStackedPoints={onStackedPoints} />
       <FitToPoints points={points} fitKey={fitKey} />
@@ -112,6 +113,17 @@ function PopupFocus({ children }: { children: ReactNode }) {
       {children}
     </div>
   );
+}
+
+/** The map's box changes with the sidebar, the window and a phone's rotation: Leaflet is told, so markers and clicks line up. */
+function FollowContainerSize() {
+  const map = useMap();
+  useEffect(() => {
+    const observer = new ResizeObserver(() => map.invalidateSize());
+    observer.observe(map.getContainer());
+    return () => observer.disconnect();
+  }, [map]);
+  return null;
 }
 
 /** MapContainer takes its element's attributes once: these change with the view and pin mode. */

@@ -102,7 +102,7 @@ export function PropertyPopup({ property, onViewDetails }: { property: MapProper
   );
 }
 
-export function CustomerPopup({ customer }: { customer: MapCustomer }) {
+export function CustomerPopup({ customer, onViewDetails }: { customer: MapCustomer; onViewDetails: () => void }) {
   const details = useMapCustomerDetails(customer.id);
   const data = details.data;
   return (
@@ -135,6 +135,10 @@ export function CustomerPopup({ customer }: { customer: MapCustomer }) {
         <Link to={customerProfilePath(customer.id)} className={buttonClass('primary', 'sm')}>
           {mapMessages.viewCustomer}
         </Link>
+        {/* Not in the spec's customer popup, but its Customer Details sidebar needs a way in. */}
+        <Button size="sm" variant="secondary" onClick={onViewDetails}>
+          {mapMessages.viewDetails}
+        </Button>
         <Link to={data ? newWorkOrderHref(data, customer.id) : `/admin/workorders/new?customer=${encodeURIComponent(customer.id)}`} className={buttonClass('accent', 'sm')}>
           {mapMessages.newWorkOrder}
         </Link>

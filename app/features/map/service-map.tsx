@@ -101,13 +101,13 @@ export function ServiceMap() {
         popup.kind === 'property' ? (
           <PropertyPopup property={popup.item} onViewDetails={() => setSidebar(popup)} />
         ) : (
-          <CustomerPopup customer={popup.item} />
+          <CustomerPopup customer={popup.item} onViewDetails={() => setSidebar(popup)} />
         ),
     };
     // selectPoint reads byId, which changes with the data.
   }, [popup, byId]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // A customer popup's 'View Details' is its sidebar too: a customer marker opens both views' sidebar from the popup.
+  // The sidebar shows the item's current copy while the answer still has it (live updates refetch).
   const sidebarSelection = sidebar && byId.get(sidebar.item.id)?.kind === sidebar.kind ? (byId.get(sidebar.item.id) as Selection) : sidebar;
 
   const header = headerText(view === 'workOrders' ? properties.data : undefined, view === 'customers' ? customers.data : undefined);
