@@ -141,6 +141,7 @@ test.describe('service map', () => {
     await marker(page, idle.name).click();
     await expect(popup(page).getByRole('heading', { name: idle.name })).toBeVisible();
     await expect(popup(page)).toContainText(mapMessages.noActiveWorkOrders);
+    await expect(popup(page)).toContainText('(843) 555-0142');
     await popup(page).getByRole('button', { name: mapMessages.viewDetails }).click();
     await expect(sidebar(page).getByRole('heading', { name: mapMessages.customerDetails })).toBeVisible();
     await expect(sidebar(page)).toContainText('Residential');
@@ -167,6 +168,8 @@ test.describe('service map', () => {
     await addWorkOrder(page.request, customer.id, { title: unique('Map switch job') });
     await openMap(page);
     await marker(page, customer.address).click();
+    // The popup grows (and may pan the map) when its work orders arrive: click once they are in.
+    await expect(popup(page).getByRole('list', { name: 'Active work orders' })).toBeVisible();
     await popup(page).getByRole('button', { name: mapMessages.viewDetails }).click();
     await expect(sidebar(page)).toBeVisible();
 
@@ -218,6 +221,8 @@ test.describe('service map', () => {
     await page.getByLabel('Priority').selectOption('all');
 
     await marker(page, customer.address).click();
+    // The popup grows (and may pan the map) when its work orders arrive: click once they are in.
+    await expect(popup(page).getByRole('list', { name: 'Active work orders' })).toBeVisible();
     await popup(page).getByRole('button', { name: mapMessages.viewDetails }).click();
     const panel = sidebar(page);
     await expect(panel).toBeVisible();
