@@ -91,14 +91,20 @@ function PopupFocus({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+    const openerLabel = opener?.getAttribute('aria-label');
     ref.current?.focus({ preventScroll: true });
     const container = ref.current;
     return () => {
-      if (opener?.isConnected && (!document.activeElement || document.activeElement === document.body || container?.contains(document.activeElement))) {
-        opener.focus({ preventScroll: true });
-      }
+      if (document.activeElement && document.activeElement !== document.body && !container?.contains(document.activeElement)) return;
+      // A live update may have redrawn the markers meanwhile: the same marker is found by its name.
+      const target = opener?.isConnected
+        ? opener
+        : openerLabel
+          ? map.getContainer().querySelector<HTMLElement>(`.leaflet-marker-icon[aria-label="${CSS.escape(openerLabel)}"]`)
+          : null;
+      target?.focus({ preventScroll: true });
     };
-  }, []);
+  }, [map]);
   return (
     <div
       ref={ref}
@@ -208,6 +214,7 @@ function ClusteredMarkers({
 }) {
   const map = useMap();
   const index = useMemo<PointIndex>(() => buildPointIndex(points), [points]);
+  const carriedFocus = useRef<string | null>(null);
   const callbacks = useRef({ onSelectPoint, onStackedPoints });
   useEffect(() => {
     callbacks.current = { onSelectPoint, onStackedPoints };
@@ -275,9 +282,15 @@ function ClusteredMarkers({
     };
 
     draw();
+    // New data (a live update) redraws every marker: the one that had the focus gets it back.
+    const carried = carriedFocus.current;
+    carriedFocus.current = null;
+    if (carried) map.getContainer().querySelector<HTMLElement>(`.leaflet-marker-icon[aria-label="${CSS.escape(carried)}"]`)?.focus({ preventScroll: true });
     map.on('moveend', draw);
     return () => {
       map.off('moveend', draw);
+      const active = document.activeElement;
+      carriedFocus.current = active instanceof HTMLElement && active.classList.contains('leaflet-marker-icon') ? active.getAttribute('aria-label') : null;
       layer.remove();
     };
   }, [map, index]);
