@@ -60,7 +60,8 @@ export function createMapService(options: { db: Database; timeZone: string; tile
 
     /** The Work Orders View: MapPropertiesResponse as JSON bytes. */
     async properties(filters: MapWorkOrderFilters): Promise<CompressedJson> {
-      const window = mapDateWindow(filters.dateRange, todayIn(timeZone, now()));
+      // The company's today only when a date range needs it (formatting it is not free).
+      const window = filters.dateRange === 'all' ? undefined : mapDateWindow(filters.dateRange, todayIn(timeZone, now()));
       // Active Only matters only with 'all' statuses.
       const statuses = filters.status === 'all' ? (filters.activeOnly ? 'active' : 'all') : filters.status;
       const key = `${statuses}|${filters.priority}|${filters.serviceType}|${window ? `${window.from}|${window.until}` : 'all'}`;
