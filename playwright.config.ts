@@ -49,6 +49,9 @@ export default defineConfig({
       CHAT_MESSAGE_LIMIT: '1000',
       // Every journey signs in from 127.0.0.1; failed attempts are still throttled per account.
       LOGIN_RATE_LIMIT: '1000',
+      // Geocoding batches with the offline ZIP provider: no outside service to be polite to.
+      GEOCODER: 'zip',
+      GEOCODER_PAUSE_MS: '20',
     },
   },
 });

@@ -26,8 +26,8 @@ export default [
     route('admin/set-password', 'routes/admin/set-password.tsx'),
     route('admin', 'routes/admin/layout.tsx', [
       index('routes/admin/dashboard.tsx'),
-      route('map', 'routes/admin/screen.tsx', { id: 'admin-map' }),
-      route('geocoding-setup', 'routes/admin/screen.tsx', { id: 'admin-geocoding-setup' }),
+      route('map', 'routes/admin/map.tsx', { id: 'admin-map' }),
+      route('geocoding-setup', 'routes/admin/geocoding-setup.tsx', { id: 'admin-geocoding-setup' }),
       route('calendar', 'routes/admin/calendar.tsx', { id: 'admin-calendar' }),
       route('estimates', 'routes/admin/leads.tsx', { id: 'admin-estimates' }),
       route('customers', 'routes/admin/customers.tsx', { id: 'admin-customers' }),

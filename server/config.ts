@@ -131,6 +131,7 @@ export type AppConfig = {
     messageLimitPerMinute: number;
   };
   company: CompanyProfile;
+  map: { tileUrl: string; tileAttribution: string };
   /**
    * The address geocoder and every provider's settings. The Google key stays on the server: only
    * the Google provider reads it (it is never sent to the browser, never logged).
@@ -142,7 +143,6 @@ export type AppConfig = {
     census: { url: string };
     nominatim: { url: string; userAgent: string };
   };
-  map: { tileUrl: string; tileAttribution: string };
 };
 
 export class ConfigError extends Error {
@@ -184,6 +184,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       messageLimitPerMinute: env.CHAT_MESSAGE_LIMIT,
     },
     company: companyProfileFrom(env),
+    map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
     geocoding: {
       provider: env.GEOCODER,
       timeoutMs: env.GEOCODER_TIMEOUT_MS,
@@ -194,6 +195,5 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         userAgent: env.NOMINATIM_USER_AGENT ?? `${env.COMPANY_NAME} back office (${env.COMPANY_EMAIL})`,
       },
     },
-    map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },
   };
 }

@@ -18,6 +18,7 @@ import {
   formatCalendarDate,
   mapsSearchUrl,
   newWorkOrderPath,
+  placePinPath,
   refrigerantLabel,
   telHref,
   tonnageLabel,
@@ -228,12 +229,31 @@ function ProfileView({ profile }: { profile: CustomerProfileResponse }) {
             {cityLine(customer)}
             <span className="sr-only"> (opens Google Maps in a new tab)</span>
           </a>
+          <MapLocation customer={customer} />
         </Detail>
         <Detail label="Notes" className="sm:col-span-2 lg:col-span-3">
           {customer.notes ? <span className="whitespace-pre-line">{customer.notes}</span> : <NotRecorded text="No notes" />}
         </Detail>
       </dl>
     </section>
+  );
+}
+
+/** Where the customer is on the service map, and the way to place (or move) the pin by hand. */
+function MapLocation({ customer }: { customer: Customer }) {
+  const isPlaced = customer.latitude !== null && customer.longitude !== null;
+  const text = isPlaced
+    ? null
+    : customer.geocodingStatus === 'failed'
+      ? 'Not on the map: the address could not be geocoded.'
+      : 'Not on the map yet: waiting for geocoding.';
+  return (
+    <span className="mt-1 block text-sm text-slate-700">
+      {text ? <span className="mr-2">{text}</span> : null}
+      <Link to={placePinPath(customer.id)} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+        {isPlaced ? 'Move pin on map' : 'Place pin on map'}
+      </Link>
+    </span>
   );
 }
 

@@ -77,4 +77,6 @@ export function telHref(phone: string): string {
 }
 
 export const newWorkOrderPath = (customerId: string) => `/admin/workorders/new?customer=${encodeURIComponent(customerId)}`;
+/** The service map in pin mode: staff click where the customer is (an address geocoding could not place, or placed roughly). */
+export const placePinPath = (customerId: string) => `/admin/map?view=customers&pin=${encodeURIComponent(customerId)}`;
 export const customerProfilePath = (customerId: string) => `/admin/customers/${encodeURIComponent(customerId)}`;

@@ -27,7 +27,14 @@ export type PickedCustomer = Pick<CustomerListItem, 'id' | 'name'> & Partial<Cus
  * or add a new one inline (sent with the work order in one request, one transaction), then the
  * work order details. Success goes to the list with the spec's message.
  */
-export function NewWorkOrder({ preselectedCustomerId }: { preselectedCustomerId?: string }) {
+export function NewWorkOrder({
+  preselectedCustomerId,
+  property,
+}: {
+  preselectedCustomerId?: string;
+  /** The address the work is at (from the service map): shown, and the new customer form starts with it. */
+  property?: { address: string; city: string; state: string; zip: string };
+}) {
   const navigate = useNavigate();
   const create = useCreateWorkOrder();
   const idPrefix = useId();
@@ -150,6 +157,12 @@ export function NewWorkOrder({ preselectedCustomerId }: { preselectedCustomerId?
           New Work Order
         </h1>
         <p className="mt-1 text-sm text-slate-600">Choose the customer, then describe the job.</p>
+        {property ? (
+          <p className="mt-2 text-sm text-slate-800" data-testid="work-order-property">
+            <span className="font-semibold">Property: </span>
+            {[property.address, property.city, [property.state, property.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ')}
+          </p>
+        ) : null}
       </div>
 
       <section aria-labelledby="customer-section-title" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
@@ -184,6 +197,7 @@ export function NewWorkOrder({ preselectedCustomerId }: { preselectedCustomerId?
 
       {mode === 'new' ? (
         <CustomerForm
+          initialCustomer={property ? { address: property.address, city: property.city, state: property.state || undefined, zip: property.zip } : undefined}
           ariaLabel="New work order with a new customer"
           headingLevel={2}
           submitLabel="Create Work Order"

@@ -1,0 +1,10 @@
+import { GeocodingSetup } from '#client/features/geocoding/geocoding-setup.tsx';
+import { company } from '#client/lib/company.ts';
+
+export function meta() {
+  return [{ title: `Geocoding Setup | ${company.name}` }, { name: 'robots', content: 'noindex' }];
+}
+
+export default function GeocodingSetupRoute() {
+  return <GeocodingSetup />;
+}
