@@ -4,7 +4,7 @@ import { renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveDebounceMs, liveEventsPath, useLiveUpdates } from '#client/features/live/use-live-updates.ts';
-import { queryKeysForTopics } from '#client/features/live/live-query-keys.ts';
+import { liveMinIntervalMs, queryKeysForTopics } from '#client/features/live/live-query-keys.ts';
 
 /** Just enough of EventSource to drive the hook: the test plays the server. */
 class FakeEventSource {
@@ -97,6 +97,27 @@ describe('useLiveUpdates', () => {
     expect(invalidated().sort()).toEqual(['dashboard', 'leads', 'notifications']);
     // One call per prefix, however many events came in the burst.
     expect(spy).toHaveBeenCalledTimes(3);
+  });
+
+  it('refetches the map at most once per interval during a stream of changes, and applies the last one', async () => {
+    mount();
+    const spy = vi.spyOn(queryClient, 'invalidateQueries');
+    const mapCalls = () => spy.mock.calls.filter(([filters]) => filters?.queryKey?.[0] === 'map').length;
+    latest().emit('change', JSON.stringify({ topic: 'customers', action: 'update' }));
+    await vi.advanceTimersByTimeAsync(liveDebounceMs);
+    expect(mapCalls()).toBe(1);
+    // A geocoding batch: a customer every half second, for two seconds.
+    for (let i = 0; i < 4; i += 1) {
+      latest().emit('change', JSON.stringify({ topic: 'customers', action: 'update' }));
+      await vi.advanceTimersByTimeAsync(500);
+    }
+    expect(mapCalls()).toBe(1);
+    // Other screens are not held back.
+    expect(spy.mock.calls.filter(([filters]) => filters?.queryKey?.[0] === 'customers').length).toBe(5);
+    await vi.advanceTimersByTimeAsync(liveMinIntervalMs.map!);
+    expect(mapCalls()).toBe(2);
+    await vi.advanceTimersByTimeAsync(liveMinIntervalMs.map! * 2);
+    expect(mapCalls()).toBe(2);
   });
 
   it('ignores events it does not understand', async () => {

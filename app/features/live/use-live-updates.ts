@@ -1,8 +1,8 @@
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { liveTopics, type LiveTopic } from '#shared/live-events.ts';
 import { authKeys } from '#client/features/auth/session.ts';
-import { queryKeysForTopics } from './live-query-keys.ts';
+import { liveMinIntervalMs, queryKeysForTopics } from './live-query-keys.ts';
 
 export const liveEventsPath = '/api/admin/events';
 /** A burst of changes (a bulk import, a booking touching four tables) becomes one refetch. */
@@ -35,11 +35,26 @@ export function useLiveUpdates(): void {
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
     let isEverythingStale = false;
     const changedTopics = new Set<LiveTopic>();
+    const lastInvalidatedAt = new Map<string, number>();
+    const deferredTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+    /** Invalidates a prefix now, or when its minimum interval (liveMinIntervalMs) has passed. */
+    const invalidate = (queryKey: QueryKey) => {
+      const id = JSON.stringify(queryKey);
+      if (deferredTimers.has(id)) return;
+      const wait = (lastInvalidatedAt.get(id) ?? -Infinity) + (liveMinIntervalMs[String(queryKey[0])] ?? 0) - Date.now();
+      if (wait > 0) {
+        deferredTimers.set(id, setTimeout(() => (deferredTimers.delete(id), invalidate(queryKey)), wait));
+        return;
+      }
+      lastInvalidatedAt.set(id, Date.now());
+      void queryClient.invalidateQueries({ queryKey });
+    };
 
     const flush = () => {
       flushTimer = undefined;
       if (isEverythingStale) void invalidateAllAdminQueries(queryClient);
-      else for (const queryKey of queryKeysForTopics(changedTopics)) void queryClient.invalidateQueries({ queryKey });
+      else for (const queryKey of queryKeysForTopics(changedTopics)) invalidate(queryKey);
       isEverythingStale = false;
       changedTopics.clear();
     };
@@ -91,6 +106,7 @@ export function useLiveUpdates(): void {
       isDisposed = true;
       clearTimeout(reconnectTimer);
       clearTimeout(flushTimer);
+      for (const timer of deferredTimers.values()) clearTimeout(timer);
       source?.close();
       window.removeEventListener('online', reconnectIfClosed);
       document.removeEventListener('visibilitychange', reconnectIfClosed);
