@@ -41,13 +41,13 @@ import { sessionCookieName } from '#server/plugins/session.ts';
 import { measureExports, printExportReport } from './export.ts';
 import { measureLiveLatency, type LiveLatency } from './live-latency.ts';
 import {
-  findFreePort,
+  benchAdmin,
   fixed,
   formatTable,
   readMemory,
   runDriverLoad,
   runHttpLoad,
-  startServerProcess,
+  startBuiltServer,
   type HttpMeasurement,
   type Measurement,
   type MemoryFigures,
@@ -596,11 +596,10 @@ const publicPosts: PublicPost[] = [
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const benchDataDir = path.join(projectRoot, 'bench/.data');
-const serverEntry = path.join(projectRoot, 'build/node/main.mjs');
 const resultsFile = path.join(benchDataDir, 'results-api.json');
 const markerName = 'seeded.json';
 
-const benchUser = { email: 'bench@example.com', name: 'Benchmark', password: 'bench-password-not-secret' } as const;
+const benchUser = benchAdmin;
 const host = '127.0.0.1';
 /** Each measurement is preceded by this much unmeasured load (JIT, caches, connection set-up). */
 const warmupSeconds = 1;
@@ -757,35 +756,14 @@ async function measureDriverCeilings(dataDir: string, options: Options): Promise
 let runningServer: ServerProcess | undefined;
 
 async function startBenchServer(dataDir: string): Promise<ServerProcess> {
-  if (!fs.existsSync(serverEntry)) {
-    throw new Error(`${path.relative(projectRoot, serverEntry)} is missing: run npm run bench (it builds), or node scripts/build-if-needed.mjs.`);
-  }
-  const port = await findFreePort(host);
-  console.log(`Starting the server on ${host}:${port}...`);
-  const server = await startServerProcess({
-    command: process.execPath,
-    args: [serverEntry],
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: host,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      // The per-address limits of public endpoints would stop a load test from one address.
-      CHAT_MESSAGE_LIMIT: '10000',
-      PUBLIC_FORM_LIMIT: '10000',
-      // Whatever the calling shell has set, this run is the embedded database with its own staff.
-      DATABASE_URL: '',
-      ADMIN_EMAIL: '',
-      ADMIN_PASSWORD: '',
-    },
-    host,
-    port,
-    timeoutMs: 30_000,
-    pollIntervalMs: 20,
+  console.log(`Starting the server on ${host}...`);
+  const server = await startBuiltServer(dataDir, {
+    // The per-address limits of public endpoints would stop a load test from one address.
+    CHAT_MESSAGE_LIMIT: '10000',
+    PUBLIC_FORM_LIMIT: '10000',
+    // Whatever the calling shell has set, this run uses its own staff account (made by the seed step).
+    ADMIN_EMAIL: '',
+    ADMIN_PASSWORD: '',
   });
   runningServer = server;
   return server;

@@ -20,18 +20,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { addDays } from '#shared/dates.ts';
-import { findFreePort, fixed, formatTable, startServerProcess, type ServerProcess } from './lib.ts';
+import { benchAdmin, fixed, formatTable, projectRoot, startBuiltServer, type ServerProcess } from './lib.ts';
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverEntry = path.join(projectRoot, 'build/node/main.mjs');
 const resultsFile = path.join(projectRoot, 'bench/.data/results-calendar.json');
 const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
-const host = '127.0.0.1';
-const admin = { email: 'calendar-bench@example.com', password: 'calendar-bench-password' } as const;
+const admin = benchAdmin;
 /** DESIGN.md section 7: a week with 300 events renders in <= 300 ms. */
 const targetMs = 300;
 /** A Sunday years away from any real data: the measured week. */
@@ -141,31 +137,9 @@ async function clickPrevious(page: Page): Promise<void> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(serverEntry)) throw new Error('build/node/main.mjs is missing: run npm run bench (it builds), or node scripts/build-if-needed.mjs.');
   if (!fs.existsSync(chromePath)) throw new Error(`No Chromium at ${chromePath} (apt-get install -y chromium, or set CHROME_PATH).`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hvac-calendar-bench-'));
-  const port = await findFreePort(host);
-  const server = await startServerProcess({
-    command: process.execPath,
-    args: [serverEntry],
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: host,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      DATABASE_URL: '',
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-    },
-    host,
-    port,
-    timeoutMs: 30_000,
-    pollIntervalMs: 20,
-  });
+  const server = await startBuiltServer(dataDir, { ADMIN_EMAIL: benchAdmin.email, ADMIN_PASSWORD: benchAdmin.password });
   const browser = await chromium.launch({ executablePath: chromePath, args: ['--no-sandbox', '--disable-gpu'] });
   try {
     const cookie = await signIn(server);

@@ -24,18 +24,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createZipGeocoder } from '#server/adapters/geocoding/zip.ts';
 import { chooseBestResult, geocodingLimits, geocodingMessages, type GeocodingAddress, type GeocodingBatch } from '#shared/geocoding.ts';
-import { findFreePort, fixed, formatTable, startServerProcess, type ServerProcess } from './lib.ts';
+import { benchAdmin, fixed, formatTable, projectRoot, startBuiltServer, type ServerProcess } from './lib.ts';
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverEntry = path.join(projectRoot, 'build/node/main.mjs');
 const resultsFile = path.join(projectRoot, 'bench/.data/results-geocoding.json');
-const host = '127.0.0.1';
-const admin = { email: 'geocoding-bench@example.com', password: 'geocoding-bench-password' } as const;
+const admin = benchAdmin;
 
 /** South Carolina ZIP codes the offline table knows, with their city (so results carry no city warning but the approximate one). */
 const places = [
@@ -149,33 +145,13 @@ async function providerBaseline(): Promise<{ lookups: number; seconds: number; p
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(serverEntry)) throw new Error('build/node/main.mjs is missing: run npm run bench (it builds), or node scripts/build-if-needed.mjs.');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hvac-geocoding-bench-'));
-  const port = await findFreePort(host);
-  const server = await startServerProcess({
-    command: process.execPath,
-    args: [serverEntry],
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: host,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      DATABASE_URL: '',
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      GEOCODER: 'zip',
-      GEOCODER_PAUSE_MS: '0',
-    },
-    host,
-    port,
-    // A fresh data dir is migrated first: slow on a busy machine.
-    timeoutMs: 120_000,
-    pollIntervalMs: 20,
-  });
+  // A fresh data dir is migrated first: slow on a busy machine.
+  const server = await startBuiltServer(
+    dataDir,
+    { ADMIN_EMAIL: benchAdmin.email, ADMIN_PASSWORD: benchAdmin.password, GEOCODER: 'zip', GEOCODER_PAUSE_MS: '0' },
+    120_000,
+  );
   runningServer = server;
   let provider: Pass;
   let cached: Pass;

@@ -6,7 +6,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 // Measurements -----------------------------------------------------------------------------------
@@ -157,6 +159,44 @@ export type StartServerOptions = {
   timeoutMs: number;
   pollIntervalMs: number;
 };
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The bundled server every benchmark starts (npm run bench builds it first). */
+export const serverEntry = path.join(projectRoot, 'build/node/main.mjs');
+export const benchHost = '127.0.0.1';
+/** The staff account of the benchmarks; its password passes the product's password policy. */
+export const benchAdmin = { email: 'bench-admin@example.com', name: 'Benchmark', password: 'Tidal-marsh-heat-pump-42' } as const;
+
+/**
+ * The built server on a free port of 127.0.0.1: the embedded database in `dataDir` (whatever the
+ * calling shell set for DATABASE_URL), no demo data, quiet logs; `env` adds or overrides variables.
+ */
+export async function startBuiltServer(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<ServerProcess> {
+  if (!fs.existsSync(serverEntry)) {
+    throw new Error(`${path.relative(projectRoot, serverEntry)} is missing: run npm run bench (it builds), or node scripts/build-if-needed.mjs.`);
+  }
+  const port = await findFreePort(benchHost);
+  return startServerProcess({
+    command: process.execPath,
+    args: [serverEntry],
+    cwd: projectRoot,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: benchHost,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      DATABASE_URL: '',
+      ...env,
+    },
+    host: benchHost,
+    port,
+    timeoutMs,
+    pollIntervalMs: 20,
+  });
+}
 
 export async function startServerProcess(options: StartServerOptions): Promise<ServerProcess> {
   const baseUrl = `http://${options.host}:${options.port}`;

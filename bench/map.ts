@@ -20,20 +20,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { openDatabase } from '#server/db/client.ts';
 import { seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts';
-import { findFreePort, fixed, formatTable, startServerProcess } from './lib.ts';
+import { benchAdmin, benchHost, fixed, formatTable, projectRoot, startBuiltServer } from './lib.ts';
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverEntry = path.join(projectRoot, 'build/node/main.mjs');
 const benchDataDir = path.join(projectRoot, 'bench/.data');
 const resultsFile = path.join(benchDataDir, 'results-map.json');
 const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
-const host = '127.0.0.1';
-const admin = { email: 'map-bench@example.com', password: 'map-bench-password' } as const;
+const admin = benchAdmin;
 const markerName = 'seeded.json';
 /** DESIGN.md section 7: 20,000 customers plotted (clustered) interactive within 1.5 s of data arriving. */
 const targetMs = 1_500;
@@ -109,35 +105,16 @@ function percentileOf(values: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(serverEntry)) throw new Error('build/node/main.mjs is missing: run npm run bench (it builds), or node scripts/build-if-needed.mjs.');
   if (!fs.existsSync(chromePath)) throw new Error(`No Chromium at ${chromePath} (apt-get install -y chromium, or set CHROME_PATH).`);
   const dataDir = path.join(benchDataDir, `pglite-map-c${customerCount}-w${workOrderCount}`);
   await ensureSeeded(dataDir);
 
-  const port = await findFreePort(host);
-  const server = await startServerProcess({
-    command: process.execPath,
-    args: [serverEntry],
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: host,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      DATABASE_URL: '',
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      // No tile server here: the map's markers are what is measured.
-      MAP_TILE_URL: `http://${host}:9/{z}/{x}/{y}.png`,
-    },
-    host,
-    port,
-    timeoutMs: 60_000,
-    pollIntervalMs: 20,
-  });
+  const server = await startBuiltServer(
+    dataDir,
+    // No tile server here: the map's markers are what is measured.
+    { ADMIN_EMAIL: benchAdmin.email, ADMIN_PASSWORD: benchAdmin.password, MAP_TILE_URL: `http://${benchHost}:9/{z}/{x}/{y}.png` },
+    60_000,
+  );
   const browser = await chromium.launch({ executablePath: chromePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });

@@ -29,7 +29,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { generateReport, type Result as LighthouseResult } from 'lighthouse';
-import { findFreePort, fixed, formatTable, startServerProcess, type ServerProcess } from './lib.ts';
+import { fixed, formatTable, serverEntry, startBuiltServer, type ServerProcess } from './lib.ts';
 import {
   auditFindings,
   buildStamp,
@@ -51,7 +51,6 @@ import {
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const benchDataDir = path.join(projectRoot, 'bench/.data');
-const serverEntry = path.join(projectRoot, 'build/node/main.mjs');
 const clientDir = path.join(projectRoot, 'build/client');
 const resultsFile = path.join(benchDataDir, 'results-web.json');
 const reportsDir = path.join(benchDataDir, 'lighthouse');
@@ -129,31 +128,9 @@ let runningChrome: chromeLauncher.LaunchedChrome | undefined;
 let temporaryDir: string | undefined;
 
 async function startBenchServer(dataDir: string, servedClientDir: string): Promise<ServerProcess> {
-  const port = await findFreePort(host);
-  console.log(`Starting the server on ${host}:${port} (empty data dir ${dataDir})...`);
-  const server = await startServerProcess({
-    command: process.execPath,
-    args: [serverEntry],
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: host,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      CLIENT_DIR: servedClientDir,
-      // Whatever the calling shell has set, this run is the embedded database with no staff.
-      DATABASE_URL: '',
-      ADMIN_EMAIL: '',
-      ADMIN_PASSWORD: '',
-    },
-    host,
-    port,
-    timeoutMs: 30_000,
-    pollIntervalMs: 20,
-  });
+  console.log(`Starting the server on ${host} (empty data dir ${dataDir})...`);
+  // Whatever the calling shell has set, this run is the embedded database with no staff.
+  const server = await startBuiltServer(dataDir, { CLIENT_DIR: servedClientDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
   runningServer = server;
   return server;
 }
