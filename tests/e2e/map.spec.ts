@@ -188,10 +188,11 @@ test.describe('service map', () => {
   test('a failed load shows an error with a retry, never invented data', async ({ page }) => {
     const customer = await pinnedCustomer(page.request, spots.retry);
     await addWorkOrder(page.request, customer.id, { title: unique('Map retry job') });
-    let failures = 0;
+    // Fails until the user asks again (a live-stream (re)connection would refetch on its own).
+    let isFailing = true;
+    await page.route('**/api/admin/events', (route) => route.abort());
     await page.route('**/api/admin/map/properties?*', async (route) => {
-      if (failures === 0) {
-        failures += 1;
+      if (isFailing) {
         await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error' } }) });
         return;
       }
@@ -202,6 +203,7 @@ test.describe('service map', () => {
     await expect(alert).toBeVisible();
     await expect(marker(page, customer.address)).toHaveCount(0);
     await expect(page.getByTestId('map-header-count')).toHaveText('');
+    isFailing = false;
     await alert.getByRole('button', { name: mapMessages.retry }).click();
     await expect(alert).toHaveCount(0);
     await expect(marker(page, customer.address)).toBeVisible();
