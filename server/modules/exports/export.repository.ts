@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
-import { fromLeads } from '#server/modules/leads/lead.repository.ts';
+import { fromLeads, type LeadRow } from '#server/modules/leads/lead.repository.ts';
 
 /**
  * The CSV exports' reads: one page at a time in keyset order. Customers and work orders go in the
@@ -70,28 +70,32 @@ export type WorkOrderExportRow = KeysetCursor & {
   completed: string | null;
 };
 
-export type LeadExportRow = KeysetCursor & {
-  kind: 'estimate' | 'chat';
-  received: string;
-  name: string | null;
-  phone: string | null;
-  email: string | null;
-  address: string | null;
-  serviceType: string | null;
-  description: string | null;
-  preferredDate: string | null;
-  preferredTime: string | null;
-  status: string;
-  priority: string;
-  source: string;
-  workflowStage: string | null;
-  leadScore: number | null;
-  urgency: string | null;
-  customer: string | null;
-  workOrderNumber: string | null;
-  workOrderStatus: string | null;
-  responded: string | null;
-};
+/** A lead as the leads screen reads it (`LeadRow`), with its customer and work order by name. */
+export type LeadExportRow = KeysetCursor &
+  Pick<
+    LeadRow,
+    | 'kind'
+    | 'name'
+    | 'phone'
+    | 'email'
+    | 'address'
+    | 'serviceType'
+    | 'description'
+    | 'preferredDate'
+    | 'preferredTime'
+    | 'status'
+    | 'priority'
+    | 'source'
+    | 'workflowStage'
+    | 'leadScore'
+    | 'urgency'
+  > & {
+    received: string;
+    customer: string | null;
+    workOrderNumber: string | null;
+    workOrderStatus: string | null;
+    responded: string | null;
+  };
 
 async function rowsOf<Row>(db: Database, query: SQL): Promise<Row[]> {
   return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
