@@ -31,6 +31,7 @@ import { addDays, monthStart, todayIn } from '#shared/dates.ts';
 import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { createStaffService, hashToken } from '#server/modules/auth/auth.service.ts';
 import { loadConfig } from '#server/config.ts';
+import { createCalendarRepository } from '#server/modules/calendar/index.ts';
 import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
 import { createDashboardRepository } from '#server/modules/dashboard/dashboard.repository.ts';
 import { dashboardDays } from '#server/modules/dashboard/dashboard.service.ts';
@@ -118,6 +119,7 @@ const dashboardByServiceDate = 'order by "work_orders"."service_date" asc, "work
 const customerQueries = createCustomerRepository(drizzle.mock({ schema }) as unknown as Database).queries;
 /** The same for work orders. */
 const workOrderQueries = createWorkOrderRepository(drizzle.mock({ schema }) as unknown as Database).queries;
+const calendarQueries = createCalendarRepository(drizzle.mock({ schema }) as unknown as Database).queries;
 
 /** The same for the dashboard. */
 const dashboardQueries = createDashboardRepository(drizzle.mock({ schema }) as unknown as Database).queries;
@@ -129,7 +131,7 @@ const keptAnswerNote =
   'the driver runs every statement of a computation; the endpoint runs only the session lookup and the snapshot check while no ' +
   'transaction commits (its answer is kept per snapshot, server/db/snapshot-cache.ts), so it may exceed its driver ceiling';
 
-/** WorkOrderRepository.calendarRange: appointments whose service date is in [start, end), by day and start. */
+/** CalendarRepository.queries.range: appointments whose service date is in [start, end), by day and start. */
 const calendarRangeSql =
   'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", ' +
   '"work_orders"."service_date", "work_orders"."scheduled_start_time", "work_orders"."scheduled_end_time", "work_orders"."status", ' +
@@ -402,7 +404,7 @@ const endpoints: Endpoint[] = [
   {
     name: 'calendar week',
     path: () => `/api/admin/calendar/events?start=${calendarRanges().week.start}&end=${calendarRanges().week.end}`,
-    // WorkOrderService.calendarRange: the visible week's appointments with customer and technician.
+    // CalendarService.range: the visible week's appointments with customer and technician.
     sql: [
       sessionLookup,
       snapshotCheck,
@@ -412,7 +414,7 @@ const endpoints: Endpoint[] = [
         minRows: 1,
       },
     ],
-    builtSql: () => [dashboardQueries.snapshot().toSQL(), workOrderQueries.calendarRange(calendarRanges().week.start, calendarRanges().week.end).toSQL()],
+    builtSql: () => [dashboardQueries.snapshot().toSQL(), calendarQueries.range(calendarRanges().week.start, calendarRanges().week.end).toSQL()],
     note: keptAnswerNote,
   },
   {
@@ -428,7 +430,7 @@ const endpoints: Endpoint[] = [
         minRows: 1,
       },
     ],
-    builtSql: () => [dashboardQueries.snapshot().toSQL(), workOrderQueries.calendarRange(calendarRanges().month.start, calendarRanges().month.end).toSQL()],
+    builtSql: () => [dashboardQueries.snapshot().toSQL(), calendarQueries.range(calendarRanges().month.start, calendarRanges().month.end).toSQL()],
     note: keptAnswerNote,
   },
   {

@@ -36,7 +36,8 @@ async function main(): Promise<number> {
   }
   const appVersion = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
   const started = performance.now();
-  const database = await openConfiguredDatabase(config);
+  // Long work: no statement timeout (PostgreSQL), unlike the server's pool.
+  const database = await openConfiguredDatabase({ ...config, databaseStatementTimeoutMs: 0 });
   try {
     const { manifest } = await createBackup({ database, uploadsDir: path.join(config.dataDir, 'uploads'), outFile, appVersion });
     const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);

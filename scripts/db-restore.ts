@@ -31,7 +31,8 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   const started = performance.now();
-  const database = await openConfiguredDatabase(config);
+  // Long work: no statement timeout (PostgreSQL), unlike the server's pool.
+  const database = await openConfiguredDatabase({ ...config, databaseStatementTimeoutMs: 0 });
   try {
     const result = await restoreBackup({ database, uploadsDir: path.join(config.dataDir, 'uploads'), archive: path.resolve(invokedFrom, positionals[0]!) });
     process.stdout.write(

@@ -8,7 +8,7 @@ import { createChatResponder } from './adapters/chat/index.ts';
 import { createGeocoder } from './adapters/geocoding/index.ts';
 import { createFileSender, createSmtpSender } from './adapters/email/email-sender.ts';
 import { createObjectStorage } from './adapters/storage/index.ts';
-import type { AppConfig } from './config.ts';
+import { fastifyTrustProxy, type AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
@@ -22,6 +22,7 @@ import { createDashboardService } from './modules/dashboard/dashboard.service.ts
 import { createCustomerService } from './modules/customers/customer.service.ts';
 import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbox.ts';
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
+import { createNotificationRepository } from './modules/notifications/notification.repository.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
 import { exportRoutes } from './modules/exports/export.routes.ts';
 import { createExportService } from './modules/exports/export.service.ts';
@@ -31,6 +32,8 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { createChangeFeed, type ChangeFeed } from './modules/events/change-feed.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
 import { createLiveStreamRegistry, defaultLiveStreamLimits, type LiveStreamLimits } from './modules/events/live-streams.service.ts';
+import { customerMatchRoutes } from './modules/customer-matches/customer-match.routes.ts';
+import { createCustomerMatchService } from './modules/customer-matches/customer-match.service.ts';
 import { leadRoutes } from './modules/leads/lead.routes.ts';
 import { createLeadService } from './modules/leads/lead.service.ts';
 import { mapRoutes } from './modules/map/map.routes.ts';
@@ -45,12 +48,15 @@ import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { createStaffAccountService } from './modules/staff/staff.service.ts';
 import { technicianSettingsRoutes } from './modules/technicians/technician.routes.ts';
 import { createTechnicianService } from './modules/technicians/technician.service.ts';
-import { workOrderRoutes } from './modules/work-orders/work-order.routes.ts';
-import { createWorkOrderService } from './modules/work-orders/work-order.service.ts';
+import { calendarRoutes, createCalendarRepository, createCalendarService, createTechnicianBookings } from './modules/calendar/index.ts';
+import { createCustomerRepository } from './modules/customers/customer.repository.ts';
+import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
 import { loggerOptions, registerRequestIdHeader, requestIdFor } from './logging.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerGracefulClose } from './plugins/graceful-close.ts';
 import { registerSecurity, tileImageSource } from './plugins/security.ts';
+import { registerNulCharacterGuard } from './plugins/input-text.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSessionGuard } from './plugins/session.ts';
 import { registerStaticClient, sendPage } from './plugins/static-client.ts';
 
@@ -66,39 +72,56 @@ export type AppDependencies = {
   liveStreamLimits?: Partial<LiveStreamLimits>;
   /** Told about every route as it is registered (tests enumerate the admin routes with it). */
   onRoute?: (route: RouteOptions) => void;
+  /** The clock of the login throttle and the sessions (tests move time forward instead of sleeping). */
+  now?: () => Date;
 };
 
 /** Builds the whole application (plugins, then modules). Never listens: main.ts and tests do. */
-export async function buildApp({ config, database, logger, logStream, serveClient = true, liveStreamLimits, onRoute }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, logStream, serveClient = true, liveStreamLimits, onRoute, now }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logStream ? loggerOptions(config.logLevel, logStream) : (logger ?? loggerOptions(config.logLevel)),
     genReqId: requestIdFor,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 64 * 1024,
   });
   if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerNulCharacterGuard(app);
   registerRequestIdHeader(app);
   registerGracefulClose(app);
 
   // The map's tile server may serve images to every page (the staff map is a client-side screen).
   const tileSource = tileImageSource(config.map.tileUrl);
   const csp = { imageSources: tileSource ? [tileSource] : [] };
-  await registerSecurity(app, { isHttpsOnly: config.company.siteUrl.startsWith('https://'), csp });
+  await registerSecurity(app, { siteUrl: config.company.siteUrl, csp });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
 
-  const auth = createAuthService(createAuthRepository(database.db), config.session);
-  registerSessionGuard(app, auth);
+  const auth = createAuthService(createAuthRepository(database.db), config.session, now);
+  registerSessionGuard(app, auth, { siteUrl: config.company.siteUrl });
+  // Before any route: the OpenAPI document is built from the routes' schemas as they register.
+  await registerOpenApi(app, { company: config.company });
 
   const emailSender = config.email.smtpUrl
     ? createSmtpSender(config.email.smtpUrl)
     : createFileSender(path.join(config.dataDir, 'outbox'));
-  const emailOutbox = createEmailOutbox({ db: database.db, sender: emailSender, from: config.email.from, log: app.log });
+  const emailOutbox = createEmailOutbox({
+    db: database.db,
+    sender: emailSender,
+    from: config.email.from,
+    log: app.log,
+    retentionDays: config.email.retentionDays,
+  });
   app.addHook('onClose', () => emailOutbox.stop());
-  const estimates = createEstimateService({ db: database.db, outbox: emailOutbox, company: config.company, log: app.log });
+  const estimates = createEstimateService({
+    db: database.db,
+    outbox: emailOutbox,
+    company: config.company,
+    log: app.log,
+    notifications: createNotificationRepository(database.db),
+  });
   const chatResponder = createChatResponder(config, app.log);
   const chat = createChatService({
     db: database.db,
@@ -106,6 +129,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     company: config.company,
     timeZone: config.businessTimeZone,
     log: app.log,
+    customerRepository: createCustomerRepository,
   });
 
   await app.register(healthRoutes, { database });
@@ -143,9 +167,26 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   await app.register(customerRoutes, {
     customers: createCustomerService({ db: database.db, storage: createObjectStorage(config), log: app.log }),
   });
+  // Work orders and the calendar share the double-booking rule (the calendar's) and the work-order repository.
+  const bookings = createTechnicianBookings(createCalendarRepository);
   await app.register(workOrderRoutes, {
-    workOrders: createWorkOrderService({ db: database.db, timeZone: config.businessTimeZone }),
+    workOrders: createWorkOrderService({
+      db: database.db,
+      timeZone: config.businessTimeZone,
+      workOrderRepository: createWorkOrderRepository,
+      customerRepository: createCustomerRepository,
+      bookings,
+    }),
     timeZone: config.businessTimeZone,
+  });
+  await app.register(calendarRoutes, {
+    calendar: createCalendarService({
+      db: database.db,
+      timeZone: config.businessTimeZone,
+      calendarRepository: createCalendarRepository,
+      workOrderRepository: createWorkOrderRepository,
+      bookings,
+    }),
   });
   await app.register(dashboardRoutes, { dashboard: createDashboardService({ db: database.db, timeZone: config.businessTimeZone }) });
   await app.register(mapRoutes, {
@@ -156,9 +197,16 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     }),
   });
   await app.register(leadRoutes, {
-    leads: createLeadService({ db: database.db, today: () => todayIn(config.businessTimeZone), timeZone: config.businessTimeZone }),
+    leads: createLeadService({
+      db: database.db,
+      today: () => todayIn(config.businessTimeZone),
+      timeZone: config.businessTimeZone,
+      customerRepository: createCustomerRepository,
+      workOrderRepository: createWorkOrderRepository,
+    }),
     timeZone: config.businessTimeZone,
   });
+  await app.register(customerMatchRoutes, { customerMatches: createCustomerMatchService({ db: database.db, workOrderRepository: createWorkOrderRepository }) });
   await app.register(exportRoutes, { exports: createExportService({ db: database.db, timeZone: config.businessTimeZone }) });
   await app.register(chatRoutes, {
     chat,

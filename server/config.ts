@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { passwordLength, passwordRuleProblem } from '#shared/auth.ts';
@@ -30,6 +31,66 @@ const mapEnvSchema = z.object({
   MAP_TILE_ATTRIBUTION: z.preprocess(emptyAsUnset, z.string().trim().min(1).max(500).default('&copy; OpenStreetMap contributors')),
 });
 
+/**
+ * Which peers may tell the client's address and scheme (X-Forwarded-For, -Proto, -Host): `false`
+ * (nobody: the socket's peer is the client), a hop count (that many proxies in front of the server,
+ * each trusted to append the address it saw), or the proxies' addresses and CIDR ranges (plus
+ * proxy-addr's names loopback, linklocal, uniquelocal). `true` (every hop) is refused: any client
+ * could then pick its own address. Decision 018-b-client-addresses.
+ */
+export type TrustProxySetting = false | number | readonly string[];
+
+const trustProxyNames = ['loopback', 'linklocal', 'uniquelocal'];
+const trustProxyAdvice = 'set the number of proxies in front of the server (TRUST_PROXY=1 for one reverse proxy) or their addresses (TRUST_PROXY=127.0.0.1,10.0.0.0/8)';
+
+function isProxyAddress(entry: string): boolean {
+  if (trustProxyNames.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+const trustProxySchema = z.preprocess(
+  emptyAsUnset,
+  z
+    .string()
+    .trim()
+    .default('false')
+    .transform((raw, context): TrustProxySetting => {
+      const value = raw.toLowerCase();
+      if (['false', 'no', '0'].includes(value)) return false;
+      if (['true', 'yes'].includes(value)) {
+        context.addIssue({ code: 'custom', message: `true would trust every X-Forwarded-For hop, so any client could pick its own address: ${trustProxyAdvice}` });
+        return z.NEVER;
+      }
+      if (/^\d+$/.test(value)) {
+        const hops = Number(value);
+        if (hops > 10) context.addIssue({ code: 'custom', message: 'a hop count must be between 0 and 10' });
+        return hops === 0 ? false : hops;
+      }
+      const entries = value.split(',').map((entry) => entry.trim());
+      const invalid = entries.filter((entry) => !isProxyAddress(entry));
+      if (invalid.length > 0) {
+        context.addIssue({ code: 'custom', message: `not an address or CIDR range: ${invalid.map((entry) => JSON.stringify(entry)).join(', ')}; ${trustProxyAdvice}` });
+        return z.NEVER;
+      }
+      return entries;
+    }),
+);
+
+/**
+ * Fastify's trustProxy option for a setting. A hop count becomes a function: Fastify 5 reads a
+ * bare number as "trust no peer" (it cannot check the immediate peer), so it would silently ignore
+ * the proxy. Hop i (0 = the socket's peer) is trusted while i < count, as Express does.
+ */
+export function fastifyTrustProxy(setting: TrustProxySetting): false | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === false) return false;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return [...setting];
+}
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -41,6 +102,8 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional()
       .or(z.literal('').transform(() => undefined)),
+    /** PostgreSQL only: longest statement the server's pool runs before cancelling it (0: no limit). */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
     ADMIN_EMAIL: z.email().optional().or(z.literal('').transform(() => undefined)),
     ADMIN_PASSWORD: z
       .string()
@@ -51,7 +114,7 @@ const envSchema = z
     SEED_DEMO: booleanFlag.default(true),
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
     SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
-    TRUST_PROXY: booleanFlag.default(false),
+    TRUST_PROXY: trustProxySchema,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     CLIENT_DIR: z.string().min(1).default('./build/client'),
     // Geocoding batches (issue 9; the providers' own variables are with GEOCODER).
@@ -65,6 +128,8 @@ const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     EMAIL_FROM: z.string().trim().min(3).optional().or(z.literal('').transform(() => undefined)),
+    /** Days a sent (or finally failed) e-mail is kept before it is deleted, with its .eml file in file mode. */
+    EMAIL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     CHAT_WEBHOOK_URL: z.url().optional().or(z.literal('').transform(() => undefined)),
     CHAT_API_URL: z.url().optional().or(z.literal('').transform(() => undefined)),
     CHAT_API_KEY: z.string().optional().or(z.literal('').transform(() => undefined)),
@@ -113,15 +178,17 @@ export type AppConfig = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: statement_timeout of the pool's connections (0: none); the pool's query_timeout follows it. */
+  databaseStatementTimeoutMs: number;
   admin: { email: string; password: string } | undefined;
   seedDemo: boolean;
   businessTimeZone: string;
   session: { idleMinutes: number; absoluteHours: number };
-  trustProxy: boolean;
+  trustProxy: TrustProxySetting;
   logLevel: string;
   clientDir: string;
   geocodingBatch: { pauseMs: number; rateLimitBackoffMs: number };
-  email: { smtpUrl: string | undefined; from: string };
+  email: { smtpUrl: string | undefined; from: string; retentionDays: number };
   publicFormLimitPer15Minutes: number;
   loginLimitPerMinute: number;
   chat: {
@@ -166,6 +233,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
+    databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD } : undefined,
     seedDemo: env.SEED_DEMO,
     businessTimeZone: env.TZ_BUSINESS,
@@ -174,7 +242,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     clientDir: path.resolve(env.CLIENT_DIR),
     geocodingBatch: { pauseMs: env.GEOCODER_PAUSE_MS, rateLimitBackoffMs: env.GEOCODER_BACKOFF_MS },
-    email: { smtpUrl: env.SMTP_URL, from: env.EMAIL_FROM ?? `"${env.COMPANY_NAME.replace(/"/g, '')}" <${env.COMPANY_EMAIL}>` },
+    email: {
+      smtpUrl: env.SMTP_URL,
+      from: env.EMAIL_FROM ?? `"${env.COMPANY_NAME.replace(/"/g, '')}" <${env.COMPANY_EMAIL}>`,
+      retentionDays: env.EMAIL_RETENTION_DAYS,
+    },
     publicFormLimitPer15Minutes: env.PUBLIC_FORM_LIMIT,
     loginLimitPerMinute: env.LOGIN_RATE_LIMIT,
     chat: {

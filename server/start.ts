@@ -12,7 +12,7 @@ export type RunningServer = { app: FastifyInstance; database: DatabaseHandle; ur
 
 export function openConfiguredDatabase(config: AppConfig, onPoolError?: (error: Error) => void): Promise<DatabaseHandle> {
   return config.databaseUrl
-    ? openDatabase({ kind: 'postgres', url: config.databaseUrl, onPoolError })
+    ? openDatabase({ kind: 'postgres', url: config.databaseUrl, statementTimeoutMs: config.databaseStatementTimeoutMs, onPoolError })
     : openDatabase({ kind: 'pglite', dataDir: config.dataDir });
 }
 

@@ -1,3 +1,5 @@
+import type { FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
 
@@ -25,8 +27,52 @@ export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, value: un
   return result.data;
 }
 
+/**
+ * A route whose body schema depends on the day (no preferred date before today in the company's
+ * time zone): the route's `schema.body` is the schema for the day the server started (it documents
+ * the shape), and this compiler validates each request with the schema for the day it arrives, so
+ * the answer is the same as any route-schema validation. Use as the route's `validatorCompiler`.
+ */
+export function validateBodyForToday<RouteSchema>(
+  makeBodySchema: (today: string, body: unknown) => z.ZodType,
+  today: () => string,
+): FastifySchemaCompiler<RouteSchema> {
+  return (route) => {
+    const zodRoute = { ...route, schema: route.schema as z.ZodType };
+    if (route.httpPart !== 'body') return validatorCompiler(zodRoute);
+    // The body is passed too: a route with two body shapes picks the schema for the one it received.
+    return (data) => validatorCompiler({ ...zodRoute, schema: makeBodySchema(today(), data) })(data);
+  };
+}
+
 /** The Idempotency-Key header of public submissions: a repeat returns the first result. */
 export const idempotencyKeySchema = z
   .string()
   .regex(/^[\w-]{8,128}$/, 'Idempotency-Key must be 8 to 128 letters, digits, dashes or underscores')
   .optional();
+
+/** The one message for text carrying a NUL character (PostgreSQL cannot store one in text). */
+export const nulCharacterMessage = 'Text must not contain NUL characters';
+
+/**
+ * Where a request's parsed input carries a string with a NUL character (\u0000), as field paths
+ * ('name', 'items.2.note'; '' for the value itself). Keys count too. Walked without recursion:
+ * a body within the limit may still nest thousands of levels deep.
+ */
+export function nulCharacterPaths(value: unknown): string[] {
+  const found: string[] = [];
+  const pending: { value: unknown; path: string }[] = [{ value, path: '' }];
+  while (pending.length > 0) {
+    const { value: current, path } = pending.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) found.push(path);
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, child] of Object.entries(current)) {
+        const childPath = path ? `${path}.${key}` : key;
+        if (key.includes('\u0000')) found.push(childPath);
+        pending.push({ value: child, path: childPath });
+      }
+    }
+  }
+  return found;
+}

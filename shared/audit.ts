@@ -46,22 +46,26 @@ export const auditActionLabels: Record<string, string> = {
   invited: 'Invited',
   role_changed: 'Role changed',
   test_sent: 'Test run',
+  match_confirmed: 'Possible match: same customer',
+  match_dismissed: 'Possible match: new customer',
 };
 
 /** The changed fields: {field: [before, after]}; null on one side for created and deleted. */
 export type AuditChanges = Record<string, [unknown, unknown]>;
 
-export type AuditEntry = {
-  id: string;
-  occurredAt: string;
-  actorId: string | null;
-  actorName: string;
-  entityType: AuditEntityType | string;
-  entityId: string;
-  entityLabel: string | null;
-  action: string;
-  changes: AuditChanges;
-};
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  occurredAt: z.string(),
+  actorId: z.string().nullable(),
+  actorName: z.string(),
+  /** An AuditEntityType, or an older type still in the log. */
+  entityType: z.string(),
+  entityId: z.string(),
+  entityLabel: z.string().nullable(),
+  action: z.string(),
+  changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 export const auditPageSize = 50;
 
@@ -72,13 +76,14 @@ export const auditListQuerySchema = z.object({
 });
 export type AuditListQuery = z.output<typeof auditListQuerySchema>;
 
-export type AuditListResponse = {
-  entries: AuditEntry[];
-  page: number;
-  pageSize: number;
+export const auditListResponseSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
   /** Whether a next page exists (one more row than a page was read). */
-  hasMore: boolean;
-};
+  hasMore: z.boolean(),
+});
+export type AuditListResponse = z.infer<typeof auditListResponseSchema>;
 
 /** Where a record of the log lives in the back office, when it has a screen of its own. */
 export function auditEntityPath(entityType: string, entityId: string): string | null {

@@ -23,6 +23,8 @@ export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 export const loginMessages = {
   invalidCredentials: 'Invalid login credentials. Please try again.',
   unexpected: 'An unexpected error occurred. Please try again.',
+  /** Issue 15: a throttled sign-in (429, with Retry-After). */
+  throttled: (seconds: number) => `Too many attempts. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
 } as const;
 
 // Passwords (issue 10) ---------------------------------------------------------------------------
@@ -128,6 +130,8 @@ export const staffChangeResponseSchema = z.object({
   /** When a set-password link was sent: when it stops working. */
   linkExpiresAt: z.iso.datetime().optional(),
 });
+export type StaffChangeResponse = z.infer<typeof staffChangeResponseSchema>;
+export type StaffListResponse = z.infer<typeof staffListResponseSchema>;
 
 export const changeOwnPasswordSchema = z.object({
   currentPassword: z.string().min(1, 'Enter your current password').max(1024),
@@ -143,6 +147,8 @@ export const setPasswordLinkResponseSchema = z.object({ email: z.string(), name:
 
 export const staffMessages = {
   forbidden: 'Only an administrator can change settings.',
+  /** An action reserved to administrators outside settings (a route marked adminOnly; decision 018-f). */
+  adminOnly: 'Only an administrator can do this.',
   notFound: 'That staff account no longer exists.',
   emailTaken: 'A staff account with that email already exists.',
   selfDeactivate: 'You cannot deactivate your own account.',

@@ -1,12 +1,10 @@
 import { z } from 'zod';
+import { serviceAddressAnswerFields } from './work-order-place.ts';
 import { isValidIsoDate } from './dates.ts';
 import {
   workOrderPriorities,
   workOrderServiceTypes,
   workOrderStatuses,
-  type WorkOrderPriority,
-  type WorkOrderServiceType,
-  type WorkOrderStatus,
 } from './enums.ts';
 
 // The service calendar (spec 001 sections 2-9): what it reads for a visible range, how a drag,
@@ -117,22 +115,25 @@ export type CalendarAppointmentUpdateInput = z.input<typeof calendarAppointmentU
  * An appointment on the calendar: a work order with a date and both times. The description and
  * notes (long texts the grid never shows) are read when an appointment is opened for editing.
  */
-export type CalendarEvent = {
-  id: string;
-  workOrderNumber: string;
-  title: string;
-  serviceDate: string;
+export const calendarEventSchema = z.object({
+  id: z.string(),
+  workOrderNumber: z.string(),
+  title: z.string(),
+  serviceDate: z.string(),
   /** 'HH:MM'. */
-  startTime: string;
-  endTime: string;
-  status: WorkOrderStatus;
-  priority: WorkOrderPriority;
-  serviceType: WorkOrderServiceType;
-  technician: { id: string; name: string; color: string } | null;
-  customer: { id: string; name: string; phone: string; address: string };
-  updatedAt: string;
-};
-export type CalendarRangeResponse = { events: CalendarEvent[] };
+  startTime: z.string(),
+  endTime: z.string(),
+  status: z.enum(workOrderStatuses),
+  priority: z.enum(workOrderPriorities),
+  serviceType: z.enum(workOrderServiceTypes),
+  technician: z.object({ id: z.string(), name: z.string(), color: z.string() }).nullable(),
+  customer: z.object({ id: z.string(), name: z.string(), phone: z.string(), address: z.string() }),
+  updatedAt: z.string(),
+  ...serviceAddressAnswerFields,
+});
+export type CalendarEvent = z.infer<typeof calendarEventSchema>;
+export const calendarRangeResponseSchema = z.object({ events: z.array(calendarEventSchema) });
+export type CalendarRangeResponse = z.infer<typeof calendarRangeResponseSchema>;
 
 /** The appointments a technician would have twice (409 SCHEDULE_OVERLAP details). */
 export type CalendarOverlap = { id: string; workOrderNumber: string; title: string; serviceDate: string; startTime: string; endTime: string };

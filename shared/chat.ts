@@ -168,7 +168,11 @@ export const chatRequestSchema = z.object({
     .max(chatMessageMaxLength, `Please keep messages under ${chatMessageMaxLength} characters`)
     .refine((text) => text.trim().length > 0, 'Please type a message'),
   sessionId: z.string().regex(/^[\w-]{8,100}$/, 'Invalid chat session'),
-  customer: z.object({ id: z.uuid(), name: z.string().max(120) }).optional(),
+  /**
+   * The name the visitor typed when booking in this conversation (spec 000 section 4: remembered for
+   * later messages). Only the visitor's own words: the server never tells the browser a customer id.
+   */
+  customer: z.object({ name: z.string().max(120) }).optional(),
 });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 
@@ -199,9 +203,13 @@ export function chatBookingSchema(today: string) {
 export type ChatBookingInput = z.input<ReturnType<typeof chatBookingSchema>>;
 export type ChatBooking = z.output<ReturnType<typeof chatBookingSchema>>;
 
+/**
+ * The public answer to a booking (and to its replay): the work order number and the spec's message,
+ * nothing about stored customers, identical in shape whether or not the phone or e-mail matched one
+ * (issue 15; decision 018-a).
+ */
 export const chatBookingResponseSchema = z.object({
   message: z.string(),
   workOrderNumber: z.string(),
-  customer: z.object({ id: z.string(), name: z.string() }),
 });
 export type ChatBookingResponse = z.infer<typeof chatBookingResponseSchema>;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { openingHoursLabel, type CompanyProfile } from './company-profile.ts';
 
 /**
@@ -8,17 +9,19 @@ import { openingHoursLabel, type CompanyProfile } from './company-profile.ts';
 export const companyUses = ['site', 'chat', 'emails', 'structured data', 'back office'] as const;
 export type CompanyUse = (typeof companyUses)[number];
 
-export type CompanySettingItem = {
-  key: string;
-  label: string;
+export const companySettingItemSchema = z.object({
+  key: z.string(),
+  label: z.string(),
   /** The value as text ('' when not set). */
-  value: string;
-  variables: string[];
-  usedIn: CompanyUse[];
-  note?: string;
-};
+  value: z.string(),
+  variables: z.array(z.string()),
+  usedIn: z.array(z.enum(companyUses)),
+  note: z.string().optional(),
+});
+export type CompanySettingItem = z.infer<typeof companySettingItemSchema>;
 
-export type CompanySettingsResponse = { items: CompanySettingItem[] };
+export const companySettingsResponseSchema = z.object({ items: z.array(companySettingItemSchema) });
+export type CompanySettingsResponse = z.infer<typeof companySettingsResponseSchema>;
 
 /** Every value of the profile, in the order the README lists the variables. */
 export function companySettingItems(profile: Omit<CompanyProfile, 'notificationRecipients'> & { notificationRecipients?: string[] }): CompanySettingItem[] {

@@ -79,75 +79,99 @@ export const customerLookupQuerySchema = z.object({
 });
 export const customerLookupLimit = 10;
 
-export type CustomerListItem = {
-  id: string;
-  name: string;
-  type: (typeof customerTypes)[number];
-  phone: string;
-  email: string | null;
-  address: string;
-  city: string;
-  state: string;
-  zip: string | null;
-};
+export const customerListItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(customerTypes),
+  phone: z.string(),
+  email: z.string().nullable(),
+  address: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string().nullable(),
+});
+export type CustomerListItem = z.infer<typeof customerListItemSchema>;
 
-export type CustomerListResponse = { customers: CustomerListItem[]; total: number; page: number; pageSize: number };
+export const customerListResponseSchema = z.object({
+  customers: z.array(customerListItemSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type CustomerListResponse = z.infer<typeof customerListResponseSchema>;
 
-export type Customer = CustomerListItem & {
-  notes: string | null;
-  hasIndoorUnit: boolean;
-  hasOutdoorUnit: boolean;
-  unitBrand: string | null;
-  unitModel: string | null;
-  unitSerial: string | null;
-  installDate: string | null;
-  refrigerantType: string | null;
-  tonnage: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  geocodingStatus: 'pending' | 'success' | 'failed';
-  createdAt: string;
-  updatedAt: string;
-};
+/** GET /api/admin/customers/lookup: the pickers' matches. */
+export const customerLookupResponseSchema = z.object({ customers: z.array(customerListItemSchema) });
+export type CustomerLookupResponse = z.infer<typeof customerLookupResponseSchema>;
 
-export type CustomerPhoto = {
-  id: string;
+export const customerSchema = customerListItemSchema.extend({
+  notes: z.string().nullable(),
+  hasIndoorUnit: z.boolean(),
+  hasOutdoorUnit: z.boolean(),
+  unitBrand: z.string().nullable(),
+  unitModel: z.string().nullable(),
+  unitSerial: z.string().nullable(),
+  installDate: z.string().nullable(),
+  refrigerantType: z.string().nullable(),
+  tonnage: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  geocodingStatus: z.enum(['pending', 'success', 'failed']),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Customer = z.infer<typeof customerSchema>;
+
+/** A customer's answer (create, edit, placed pin). */
+export const customerResponseSchema = z.object({ customer: customerSchema });
+export type CustomerResponse = z.infer<typeof customerResponseSchema>;
+
+export const customerPhotoSchema = z.object({
+  id: z.string(),
   /** Staff-only URLs (session cookie): the display-size image and the thumbnail. */
-  url: string;
-  thumbnailUrl: string;
-  width: number | null;
-  height: number | null;
-  createdAt: string;
-};
+  url: z.string(),
+  thumbnailUrl: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  createdAt: z.string(),
+});
+export type CustomerPhoto = z.infer<typeof customerPhotoSchema>;
 
-export type CustomerEquipment = {
-  id: string;
-  equipmentType: string;
-  location: string | null;
-  brand: string | null;
-  model: string | null;
-  serialNumber: string | null;
-  warrantyStatus: string | null;
-};
+/** POST /api/admin/customers/:id/photos: the photos added. */
+export const customerPhotosResponseSchema = z.object({ photos: z.array(customerPhotoSchema) });
+export const photoParamsSchema = z.object({ id: z.string(), photoId: z.string() });
 
-export type CustomerWorkOrderSummary = {
-  id: string;
-  workOrderNumber: string;
-  title: string;
-  status: string;
-  priority: string;
-  serviceType: string;
-  serviceDate: string;
-  createdAt: string;
-};
+export const customerEquipmentSchema = z.object({
+  id: z.string(),
+  equipmentType: z.string(),
+  location: z.string().nullable(),
+  brand: z.string().nullable(),
+  model: z.string().nullable(),
+  serialNumber: z.string().nullable(),
+  warrantyStatus: z.string().nullable(),
+});
+export type CustomerEquipment = z.infer<typeof customerEquipmentSchema>;
+
+export const customerWorkOrderSummarySchema = z.object({
+  id: z.string(),
+  workOrderNumber: z.string(),
+  title: z.string(),
+  status: z.string(),
+  priority: z.string(),
+  serviceType: z.string(),
+  serviceDate: z.string(),
+  createdAt: z.string(),
+});
+export type CustomerWorkOrderSummary = z.infer<typeof customerWorkOrderSummarySchema>;
 
 /** GET /api/admin/customers/:id — the profile with its equipment, photos and work orders (newest first). */
-export type CustomerProfileResponse = {
-  customer: Customer;
-  equipment: CustomerEquipment[];
-  photos: CustomerPhoto[];
-  workOrders: CustomerWorkOrderSummary[];
-};
+export const customerProfileResponseSchema = z.object({
+  customer: customerSchema,
+  equipment: z.array(customerEquipmentSchema),
+  photos: z.array(customerPhotoSchema),
+  workOrders: z.array(customerWorkOrderSummarySchema),
+});
+export type CustomerProfileResponse = z.infer<typeof customerProfileResponseSchema>;
 
 /** Photo upload limits (OWASP file upload): by content, not by name or declared type. */
 export const photoUploadLimits = {

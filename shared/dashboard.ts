@@ -58,6 +58,11 @@ export const dashboardWorkOrderSchema = z.object({
   timePreference: z.enum(workOrderTimePreferences),
   /** 'HH:MM:SS' as PostgreSQL prints a time, when the work order has been scheduled. */
   scheduledStartTime: z.string().nullable(),
+  /** The work order's own service address (all null when the job is at the customer's address). */
+  serviceAddress: z.string().nullable(),
+  serviceCity: z.string().nullable(),
+  serviceState: z.string().nullable(),
+  serviceZip: z.string().nullable(),
   customer: z.object({ id: z.string(), name: z.string(), phone: z.string(), address: z.string() }),
 });
 export type DashboardWorkOrder = z.infer<typeof dashboardWorkOrderSchema>;

@@ -24,7 +24,5 @@ export const estimateMessages = {
   submitFailed: (message: string, phone: string) => `Failed to submit request: ${message}. Please try again or call us at ${phone}.`,
 } as const;
 
-/** The answer to a submission (201, or 200 for a replayed idempotency key). */
-export type EstimateSubmissionResponse = {
-  request: { id: string; status: string; priority: string; createdAt: string };
-};
+/** The answer to a submission: its schema is in shared/estimate.ts (a type-only import: no validation library here). */
+export type { EstimateSubmissionResponse } from './estimate.ts';

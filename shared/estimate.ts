@@ -23,3 +23,9 @@ export function estimateRequestSchema(today: string) {
 
 export type EstimateRequestInput = z.input<ReturnType<typeof estimateRequestSchema>>;
 export type EstimateRequest = z.output<ReturnType<typeof estimateRequestSchema>>;
+
+/** The answer to a submission (201, or 200 for a replayed idempotency key). */
+export const estimateSubmissionResponseSchema = z.object({
+  request: z.object({ id: z.string(), status: z.string(), priority: z.string(), createdAt: z.string() }),
+});
+export type EstimateSubmissionResponse = z.infer<typeof estimateSubmissionResponseSchema>;

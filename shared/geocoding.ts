@@ -117,20 +117,21 @@ export type GeocodingBatchRequest = z.input<typeof geocodingBatchRequestSchema>;
 export const geocodingBatchStatuses = ['running', 'completed', 'interrupted'] as const;
 export type GeocodingBatchStatus = (typeof geocodingBatchStatuses)[number];
 
-export type GeocodingBatchResult = {
-  customerId: string;
-  name: string;
-  address: string;
-  status: 'success' | 'failed';
-  latitude: number | null;
-  longitude: number | null;
-  formattedAddress: string | null;
-  accuracy: GeocodingAccuracy | null;
+export const geocodingBatchResultSchema = z.object({
+  customerId: z.string(),
+  name: z.string(),
+  address: z.string(),
+  status: z.enum(['success', 'failed']),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  formattedAddress: z.string().nullable(),
+  accuracy: z.enum(geocodingAccuracies).nullable(),
   /** The spec's message ('Geocoding failed: ...' or 'Validation failed: ...') when it failed. */
-  error: string | null;
+  error: z.string().nullable(),
   /** Warnings of a result that was kept (approximate, city mismatch). */
-  warnings: string[];
-};
+  warnings: z.array(z.string()),
+});
+export type GeocodingBatchResult = z.infer<typeof geocodingBatchResultSchema>;
 
 /**
  * A batch and its progress (GET /api/admin/geocoding/batches/current and /:id). `total` is fixed
@@ -138,23 +139,25 @@ export type GeocodingBatchResult = {
  * `interrupted` and POST /api/admin/geocoding/batches/:id/resume finishes the addresses it has left.
  * `message` is the batch summary once it is completed (or geocodingMessages.noneNeeded).
  */
-export type GeocodingBatch = {
-  id: string;
-  status: GeocodingBatchStatus;
-  provider: GeocoderName;
-  total: number;
-  processed: number;
-  succeeded: number;
-  failed: number;
-  results: GeocodingBatchResult[];
-  message: string | null;
-  startedAt: string;
-  finishedAt: string | null;
-};
+export const geocodingBatchSchema = z.object({
+  id: z.string(),
+  status: z.enum(geocodingBatchStatuses),
+  provider: z.enum(geocoderNames),
+  total: z.number().int(),
+  processed: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  results: z.array(geocodingBatchResultSchema),
+  message: z.string().nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type GeocodingBatch = z.infer<typeof geocodingBatchSchema>;
 
 /** PUT /api/admin/customers/:id/location: staff place the pin by hand (accuracy ROOFTOP, status success). */
-export const manualLocationSchema = z
-  .object({ latitude: z.number().finite(), longitude: z.number().finite() })
+/** The pin's fields as the route validates them; the South Carolina rule is the service's (its own message). */
+export const manualLocationFieldsSchema = z.object({ latitude: z.number().finite(), longitude: z.number().finite() });
+export const manualLocationSchema = manualLocationFieldsSchema
   .refine((point) => isInsideSouthCarolina(point.latitude, point.longitude), { message: geocodingMessages.manualPinOutside, path: ['latitude'] });
 export type ManualLocationInput = z.infer<typeof manualLocationSchema>;
 

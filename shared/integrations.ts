@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * The outside services the product talks to (issue 10), as the settings screen shows them: which
  * adapter is active and what it points at, never a secret (no passwords, keys or credentials in
@@ -13,23 +14,28 @@ export const integrationLabels: Record<IntegrationName, string> = {
   maps: 'Map tiles',
 };
 
-export type IntegrationStatus = {
-  name: IntegrationName;
+export const integrationStatusSchema = z.object({
+  name: z.enum(integrationNames),
   /** The active adapter, e.g. 'smtp', 'outbox', 'rule-based', 'model', 'webhook', 'zip', 'google'. */
-  adapter: string;
+  adapter: z.string(),
   /** One line: what is active, in words. */
-  summary: string;
+  summary: z.string(),
   /** Non-secret facts: host, port, model name, folder. */
-  details: { label: string; value: string }[];
+  details: z.array(z.object({ label: z.string(), value: z.string() })),
   /** The environment variables that choose and configure it. */
-  variables: string[];
+  variables: z.array(z.string()),
   /** Whether the Test button can run (false: nothing configured to test). */
-  testable: boolean;
-};
+  testable: z.boolean(),
+});
+export type IntegrationStatus = z.infer<typeof integrationStatusSchema>;
 
-export type IntegrationsResponse = { integrations: IntegrationStatus[] };
+export const integrationsResponseSchema = z.object({ integrations: z.array(integrationStatusSchema) });
+export type IntegrationsResponse = z.infer<typeof integrationsResponseSchema>;
+
+export const integrationParamsSchema = z.object({ name: z.enum(integrationNames) });
 
 /** The answer of a test: what happened, in words, with the real error text on failure. */
-export type IntegrationTestResult = { name: IntegrationName; ok: boolean; message: string; durationMs: number };
+export const integrationTestResultSchema = z.object({ name: z.enum(integrationNames), ok: z.boolean(), message: z.string(), durationMs: z.number() });
+export type IntegrationTestResult = z.infer<typeof integrationTestResultSchema>;
 
 export const integrationTestQuestion = 'What are your office hours?';

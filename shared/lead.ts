@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { customerInputSchema, type CustomerListItem } from './customer.ts';
+import { customerInputSchema, customerListItemSchema } from './customer.ts';
+import { possibleCustomerMatchSchema } from './customer-match.ts';
 import {
   leadStatuses,
+  workOrderPriorities,
+  workOrderServiceTypes,
   type EstimateServiceType,
   type LeadSource,
   type LeadStatus,
@@ -9,6 +12,7 @@ import {
   type WorkOrderServiceType,
 } from './enums.ts';
 import { workOrderCreateSchema } from './work-order.ts';
+import { checkServiceAddress } from './work-order-place.ts';
 
 // Lead management (spec 000 sections 2, 4, 7-9; issue 7): the tabs and their rules, the schemas of
 // the leads API, the conversion's mappings and the screen's exact words. Chat leads (ai_leads) are
@@ -112,84 +116,119 @@ export function leadConversionSchema(today: string) {
       z.object({ mode: z.literal('existing'), customerId: z.uuid({ error: 'Choose a customer' }) }),
       customerInputSchema.extend({ mode: z.literal('new') }),
     ]),
-    workOrder: workOrderCreateSchema(today).omit({ customerId: true }),
+    workOrder: workOrderCreateSchema(today).omit({ customerId: true }).superRefine(checkServiceAddress),
   });
 }
 export type LeadConversionInput = z.input<ReturnType<typeof leadConversionSchema>>;
 
-export type LeadKind = 'estimate' | 'chat';
+export const leadKinds = ['estimate', 'chat'] as const;
+export type LeadKind = (typeof leadKinds)[number];
 
 /** A lead of either kind, as the list and the details panel show it. */
-export type LeadListItem = {
-  kind: LeadKind;
-  id: string;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  address: string | null;
-  serviceType: string | null;
-  description: string | null;
-  preferredDate: string | null;
-  preferredTime: string | null;
+export const leadListItemSchema = z.object({
+  kind: z.enum(leadKinds),
+  id: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  address: z.string().nullable(),
+  serviceType: z.string().nullable(),
+  description: z.string().nullable(),
+  preferredDate: z.string().nullable(),
+  preferredTime: z.string().nullable(),
   /** Estimate requests: a lead status; chat leads: 'new' or 'converted'. */
-  status: string;
+  status: z.string(),
   /** 'urgent' or 'normal' (chat leads: urgent for emergency or high urgency). */
-  priority: string;
-  source: string;
-  workflowStage: string | null;
-  isConverted: boolean;
+  priority: z.string(),
+  source: z.string(),
+  workflowStage: z.string().nullable(),
+  isConverted: z.boolean(),
   /** Spec 000 section 9 score for estimate requests; the stored score for chat leads. */
-  leadScore: number;
+  leadScore: z.number(),
   /** Chat leads only: emergency, high, medium or low. */
-  urgency: string | null;
-  conversationId: string | null;
-  respondedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  customer: Pick<CustomerListItem, 'id' | 'name' | 'phone' | 'email' | 'address'> | null;
-  workOrder: { id: string; workOrderNumber: string; status: string } | null;
-};
+  urgency: z.string().nullable(),
+  conversationId: z.string().nullable(),
+  respondedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  customer: customerListItemSchema.pick({ id: true, name: true, phone: true, email: true, address: true }).nullable(),
+  workOrder: z.object({ id: z.string(), workOrderNumber: z.string(), status: z.string() }).nullable(),
+  /** Chat leads: a stored customer the booking's phone or e-mail matched, for staff to confirm (decision 018-a). */
+  possibleMatch: possibleCustomerMatchSchema.nullable(),
+});
+export type LeadListItem = z.infer<typeof leadListItemSchema>;
 
 /** One exchange of a chat lead's conversation with the assistant. */
-export type LeadConversationTurn = { userMessage: string; aiResponse: string; intent: string; createdAt: string };
+export const leadConversationTurnSchema = z.object({ userMessage: z.string(), aiResponse: z.string(), intent: z.string(), createdAt: z.string() });
+export type LeadConversationTurn = z.infer<typeof leadConversationTurnSchema>;
 
 /** The details panel: the lead and, for a chat lead, its conversation (oldest first, at most the last 50 exchanges). */
-export type LeadDetailResponse = { lead: LeadListItem; conversation: LeadConversationTurn[] };
+export const leadDetailResponseSchema = z.object({ lead: leadListItemSchema, conversation: z.array(leadConversationTurnSchema) });
+export type LeadDetailResponse = z.infer<typeof leadDetailResponseSchema>;
 export const leadConversationLimit = 50;
 
-export type LeadListResponse = { leads: LeadListItem[]; total: number; page: number; pageSize: number };
+export const leadListResponseSchema = z.object({
+  leads: z.array(leadListItemSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type LeadListResponse = z.infer<typeof leadListResponseSchema>;
 
-export type LeadStats = {
-  counts: Record<LeadFilter, number>;
+export const leadStatsSchema = z.object({
+  counts: z.record(z.enum(leadFilters), z.number().int()),
   /** Hours, or null when no lead has been answered yet. */
-  averageResponseHours: number | null;
-  respondedCount: number;
+  averageResponseHours: z.number().nullable(),
+  respondedCount: z.number().int(),
   /** 0-100, one decimal; 0 when there are no estimate requests. */
-  conversionRate: number;
-  convertedCount: number;
-  estimateRequestCount: number;
-  chatLeadCount: number;
-};
+  conversionRate: z.number(),
+  convertedCount: z.number().int(),
+  estimateRequestCount: z.number().int(),
+  chatLeadCount: z.number().int(),
+});
+export type LeadStats = z.infer<typeof leadStatsSchema>;
 
 /** The estimate request as the API sends it after a change. */
-export type EstimateLead = LeadListItem & { kind: 'estimate' };
+export const estimateLeadSchema = leadListItemSchema.extend({ kind: z.literal('estimate') });
+export type EstimateLead = z.infer<typeof estimateLeadSchema>;
+export const estimateLeadResponseSchema = z.object({ lead: estimateLeadSchema });
+export type EstimateLeadResponse = z.infer<typeof estimateLeadResponseSchema>;
 
 /** What the dialog starts from: the matched customer (if any), the new-customer form and the work order. */
-export type LeadConversionProposal = {
-  matchedCustomer: CustomerListItem | null;
-  newCustomer: { name: string; type: 'residential' | 'commercial'; phone: string; email: string | null; address: string; city?: string; state?: string; zip?: string };
-  workOrder: {
-    title: string;
-    serviceType: WorkOrderServiceType;
-    priority: WorkOrderPriority;
-    serviceDate: string;
-    timePreference: 'morning' | 'afternoon' | 'anytime';
-    description: string;
-    notes: string;
-  };
-};
+export const leadConversionProposalSchema = z.object({
+  matchedCustomer: customerListItemSchema.nullable(),
+  newCustomer: z.object({
+    name: z.string(),
+    type: z.enum(['residential', 'commercial']),
+    phone: z.string(),
+    email: z.string().nullable(),
+    address: z.string(),
+    city: z.string().optional(),
+    state: z.string().optional(),
+    zip: z.string().optional(),
+  }),
+  workOrder: z.object({
+    title: z.string(),
+    serviceType: z.enum(workOrderServiceTypes),
+    priority: z.enum(workOrderPriorities),
+    serviceDate: z.string(),
+    timePreference: z.enum(['morning', 'afternoon', 'anytime']),
+    description: z.string(),
+    notes: z.string(),
+  }),
+});
+export type LeadConversionProposal = z.infer<typeof leadConversionProposalSchema>;
 
-export type LeadConversionResult = { lead: EstimateLead; workOrder: { id: string; workOrderNumber: string }; customer: { id: string; name: string }; isNewCustomer: boolean };
+export const leadConversionResultSchema = z.object({
+  lead: estimateLeadSchema,
+  workOrder: z.object({ id: z.string(), workOrderNumber: z.string() }),
+  customer: z.object({ id: z.string(), name: z.string() }),
+  isNewCustomer: z.boolean(),
+});
+export type LeadConversionResult = z.infer<typeof leadConversionResultSchema>;
+
+/** The two kinds' addresses: /api/admin/leads/:kind/:id. */
+export const leadParamsSchema = z.object({ kind: z.enum(leadKinds), id: z.string() });
 
 // The conversion's mappings (decision 012) ---------------------------------------------------------
 

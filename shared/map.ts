@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { customerTypes, type CustomerType, type WorkOrderStatus } from './enums.ts';
+import { customerTypes, workOrderStatuses } from './enums.ts';
 
 // The service map (spec 001 sections 2-4 and 9; issue 9): what the server sends for each view,
 // the filters, the marker rules and the screen's exact words. The server aggregates in SQL and
@@ -50,59 +50,64 @@ export type MapCustomerFilters = z.output<typeof mapCustomerFiltersSchema>;
  * One property (customers grouped by address, city and state) with coordinates and at least one
  * work order matching the filters. `id` is a stable key of the address (the first customer's id).
  */
-export type MapProperty = {
-  id: string;
-  address: string;
-  city: string;
-  state: string;
-  zip: string | null;
+export const mapPropertySchema = z.object({
+  id: z.string(),
+  address: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string().nullable(),
   /** 'commercial' when any customer at the address is commercial, else 'residential'. */
-  propertyType: CustomerType;
-  latitude: number;
-  longitude: number;
-  customerCount: number;
+  propertyType: z.enum(customerTypes),
+  latitude: z.number(),
+  longitude: z.number(),
+  customerCount: z.number().int(),
   /** Work orders matching the filters: active ones, and each status's count. */
-  activeWorkOrders: number;
-  pendingCount: number;
-  scheduledCount: number;
-  inProgressCount: number;
-  completedCount: number;
-  highestPriority: MapPriority | null;
-};
+  activeWorkOrders: z.number().int(),
+  pendingCount: z.number().int(),
+  scheduledCount: z.number().int(),
+  inProgressCount: z.number().int(),
+  completedCount: z.number().int(),
+  highestPriority: z.enum(Object.keys(mapPriorityRanks) as [MapPriority, ...MapPriority[]]).nullable(),
+});
+export type MapProperty = z.infer<typeof mapPropertySchema>;
 
-export type MapPropertiesResponse = {
-  properties: MapProperty[];
+export const mapPropertiesResponseSchema = z.object({
+  properties: z.array(mapPropertySchema),
   /** The header: '{n} properties with active work orders ({total} total)'. */
-  withActiveWorkOrders: number;
-  total: number;
-};
+  withActiveWorkOrders: z.number().int(),
+  total: z.number().int(),
+});
+export type MapPropertiesResponse = z.infer<typeof mapPropertiesResponseSchema>;
 
 /** One customer with coordinates (the Customers View). Popup details load on demand. */
-export type MapCustomer = {
-  id: string;
-  name: string;
-  type: CustomerType;
-  latitude: number;
-  longitude: number;
-  totalWorkOrders: number;
-  activeWorkOrders: number;
-};
+export const mapCustomerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(customerTypes),
+  latitude: z.number(),
+  longitude: z.number(),
+  totalWorkOrders: z.number().int(),
+  activeWorkOrders: z.number().int(),
+});
+export type MapCustomer = z.infer<typeof mapCustomerSchema>;
 
-export type MapCustomersResponse = {
-  customers: MapCustomer[];
+export const mapCustomersResponseSchema = z.object({
+  customers: z.array(mapCustomerSchema),
   /** The header: '{total} customers ({n} with active work orders)'. */
-  total: number;
-  withActiveWorkOrders: number;
-};
+  total: z.number().int(),
+  withActiveWorkOrders: z.number().int(),
+});
+export type MapCustomersResponse = z.infer<typeof mapCustomersResponseSchema>;
 
-export type MapWorkOrderSummary = {
-  id: string;
-  workOrderNumber: string | null;
-  title: string;
-  serviceType: string;
-  status: WorkOrderStatus;
-  priority: string;
-};
+export const mapWorkOrderSummarySchema = z.object({
+  id: z.string(),
+  workOrderNumber: z.string().nullable(),
+  title: z.string(),
+  serviceType: z.string(),
+  status: z.enum(workOrderStatuses),
+  priority: z.string(),
+});
+export type MapWorkOrderSummary = z.infer<typeof mapWorkOrderSummarySchema>;
 
 /** GET /api/admin/map/property?address=&city=&state=: the property popup and sidebar. */
 export const mapPropertyQuerySchema = z.object({
@@ -110,24 +115,27 @@ export const mapPropertyQuerySchema = z.object({
   city: z.string().trim().max(100),
   state: z.string().trim().max(50),
 });
-export type MapPropertyDetails = MapProperty & {
-  customers: { id: string; name: string; phone: string; email: string | null; type: CustomerType }[];
+export const mapPropertyDetailsSchema = mapPropertySchema.extend({
+  customers: z.array(z.object({ id: z.string(), name: z.string(), phone: z.string(), email: z.string().nullable(), type: z.enum(customerTypes) })),
   /** Active work orders, newest first, at most mapDefaults.popupWorkOrders. */
-  activeWorkOrderDetails: MapWorkOrderSummary[];
-};
+  activeWorkOrderDetails: z.array(mapWorkOrderSummarySchema),
+});
+export type MapPropertyDetails = z.infer<typeof mapPropertyDetailsSchema>;
 
 /** GET /api/admin/map/customers/:id: the customer popup and sidebar. */
-export type MapCustomerDetails = MapCustomer & {
-  phone: string;
-  email: string | null;
-  address: string;
-  city: string;
-  state: string;
-  zip: string | null;
-};
+export const mapCustomerDetailsSchema = mapCustomerSchema.extend({
+  phone: z.string(),
+  email: z.string().nullable(),
+  address: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string().nullable(),
+});
+export type MapCustomerDetails = z.infer<typeof mapCustomerDetailsSchema>;
 
 /** GET /api/admin/map/config: the tile layer (MAP_TILE_URL, MAP_TILE_ATTRIBUTION on the server). */
-export type MapConfig = { tileUrl: string; attribution: string };
+export const mapConfigSchema = z.object({ tileUrl: z.string(), attribution: z.string() });
+export type MapConfig = z.infer<typeof mapConfigSchema>;
 
 export const mapMessages = {
   title: 'Service Map',

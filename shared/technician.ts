@@ -4,19 +4,29 @@ import { z } from 'zod';
  * Technicians as settings manages them (issue 10): name, calendar colour (#rrggbb), active.
  * Inactive technicians leave the pickers for new work and stay on the orders they had.
  */
-export type TechnicianSettingsItem = {
-  id: string;
-  name: string;
-  color: string;
-  active: boolean;
+export const technicianSettingsItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  color: z.string(),
+  active: z.boolean(),
   /** Open (pending, scheduled, in progress) work orders assigned to the technician. */
-  openWorkOrders: number;
-  createdAt: string;
-  updatedAt: string;
-};
+  openWorkOrders: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TechnicianSettingsItem = z.infer<typeof technicianSettingsItemSchema>;
 
-export type TechnicianSettingsListResponse = { technicians: TechnicianSettingsItem[] };
-export type TechnicianSettingsResponse = { technician: TechnicianSettingsItem };
+export const technicianSettingsListResponseSchema = z.object({ technicians: z.array(technicianSettingsItemSchema) });
+export type TechnicianSettingsListResponse = z.infer<typeof technicianSettingsListResponseSchema>;
+export const technicianSettingsResponseSchema = z.object({ technician: technicianSettingsItemSchema });
+export type TechnicianSettingsResponse = z.infer<typeof technicianSettingsResponseSchema>;
+
+/** A technician as the calendar and the pickers read it (GET /api/admin/technicians). */
+export const technicianSchema = z.object({ id: z.string(), name: z.string(), color: z.string(), active: z.boolean() });
+export type Technician = z.infer<typeof technicianSchema>;
+export const technicianListQuerySchema = z.object({ active: z.enum(['true', 'false']).optional() });
+export const technicianListResponseSchema = z.object({ technicians: z.array(technicianSchema) });
+export type TechnicianListResponse = z.infer<typeof technicianListResponseSchema>;
 
 export const technicianMessages = {
   nameRequired: 'Enter the technician’s name.',

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { appointmentTimeFields, checkAppointmentTimes } from './calendar.ts';
 import { descriptionSchema } from './contact.ts';
-import { customerInputSchema, type Customer } from './customer.ts';
+import { customerEquipmentSchema, customerInputSchema, customerSchema } from './customer.ts';
+import { possibleCustomerMatchSchema } from './customer-match.ts';
 import { isValidIsoDate } from './dates.ts';
+import { checkServiceAddress, serviceAddressAnswerFields, serviceAddressFields } from './work-order-place.ts';
 import {
   workOrderPriorities,
   workOrderServiceTypes,
@@ -114,6 +116,8 @@ const workOrderFields = {
   timePreference: z.enum(workOrderTimePreferences, { error: 'Time preference is required' }),
   description: z.string().trim().min(1, 'Description is required').max(5000),
   technicianId: nullableId,
+  /** Where the job is when not at the customer's address on file (shared/work-order-place.ts). */
+  ...serviceAddressFields,
 };
 
 /**
@@ -152,18 +156,20 @@ export function checkOptionalAppointmentTimes(value: { startTime?: string | unde
 
 /** POST /api/admin/work-orders with an existing customer. */
 export function workOrderCreateRequestSchema(today: string) {
-  return workOrderCreateSchema(today).superRefine(checkOptionalAppointmentTimes);
+  return workOrderCreateSchema(today).superRefine(checkOptionalAppointmentTimes).superRefine(checkServiceAddress);
 }
 
 /**
  * 'Edit Details': every field of the form plus the linked equipment (one of the customer's own),
  * based on the version the editor saw. The customer, status, schedule and notes have their own actions.
  */
-export const workOrderUpdateSchema = z.object({
-  ...workOrderFields,
-  equipmentId: nullableId,
-  expectedUpdatedAt,
-});
+export const workOrderUpdateSchema = z
+  .object({
+    ...workOrderFields,
+    equipmentId: nullableId,
+    expectedUpdatedAt,
+  })
+  .superRefine(checkServiceAddress);
 export type WorkOrderUpdateInput = z.input<typeof workOrderUpdateSchema>;
 
 export const workOrderStatusChangeSchema = z.object({
@@ -191,34 +197,56 @@ export function workOrderScheduleSchema(today: string) {
   }).refine((value) => scheduleFitsDay(value.startTime, value.durationHours), { message: workOrderMessages.scheduleTooLate, path: ['durationHours'] });
 }
 
-export type WorkOrderListItem = {
-  id: string;
-  workOrderNumber: string;
-  title: string;
-  description: string;
-  status: WorkOrderStatus;
-  priority: (typeof workOrderPriorities)[number];
-  serviceType: (typeof workOrderServiceTypes)[number];
-  serviceDate: string;
-  updatedAt: string;
-  customer: { id: string; name: string; phone: string; address: string };
-};
-export type WorkOrderListResponse = {
-  workOrders: WorkOrderListItem[];
-  total: number;
+export const workOrderListItemSchema = z.object({
+  id: z.string(),
+  workOrderNumber: z.string(),
+  title: z.string(),
+  description: z.string(),
+  status: z.enum(workOrderStatuses),
+  priority: z.enum(workOrderPriorities),
+  serviceType: z.enum(workOrderServiceTypes),
+  serviceDate: z.string(),
+  updatedAt: z.string(),
+  customer: z.object({ id: z.string(), name: z.string(), phone: z.string(), address: z.string() }),
+  ...serviceAddressAnswerFields,
+});
+export type WorkOrderListItem = z.infer<typeof workOrderListItemSchema>;
+export const workOrderListResponseSchema = z.object({
+  workOrders: z.array(workOrderListItemSchema),
+  total: z.number().int(),
   /** A search counts its matches only up to a cap: true when there are more than `total`. */
-  totalCapped: boolean;
-  page: number;
-  pageSize: number;
-};
+  totalCapped: z.boolean(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type WorkOrderListResponse = z.infer<typeof workOrderListResponseSchema>;
 
-export type Technician = { id: string; name: string; color: string; active: boolean };
+export type { Technician } from './technician.ts';
 
 /** New work order with a new customer (the inline form): both are created in one transaction. */
 export function workOrderCreateWithCustomerSchema(today: string) {
-  return workOrderCreateSchema(today).omit({ customerId: true }).extend({ customer: customerInputSchema }).superRefine(checkOptionalAppointmentTimes);
+  return workOrderCreateSchema(today)
+    .omit({ customerId: true })
+    .extend({ customer: customerInputSchema })
+    .superRefine(checkOptionalAppointmentTimes)
+    .superRefine(checkServiceAddress);
 }
 export type WorkOrderCreateWithCustomerInput = z.input<ReturnType<typeof workOrderCreateWithCustomerSchema>>;
+
+/** The body of POST /api/admin/work-orders, as documented: an existing customer's id, or a new customer. */
+export function workOrderCreateBodySchema(today: string) {
+  return z.union([workOrderCreateRequestSchema(today), workOrderCreateWithCustomerSchema(today)]);
+}
+
+/**
+ * The schema that validates a POST /api/admin/work-orders body: with a new customer when it carries
+ * one (an object in `customer`, the inline form), else with an existing customer's id. Each answers
+ * its own field messages, as one schema would.
+ */
+export function workOrderCreateBodySchemaFor(today: string, body: unknown) {
+  const customer = body !== null && typeof body === 'object' ? (body as { customer?: unknown }).customer : undefined;
+  return customer !== undefined && customer !== null ? workOrderCreateWithCustomerSchema(today) : workOrderCreateRequestSchema(today);
+}
 
 export const workOrderTaskStatuses = ['pending', 'completed'] as const;
 const timeSpentMinutes = z.number().int().min(0).max(100_000).nullable();
@@ -248,71 +276,89 @@ export const inspectionReportSchema = z.object({
 });
 
 /** A work order with every column (the detail screen and the answers of every change). */
-export type WorkOrder = {
-  id: string;
-  workOrderNumber: string;
-  customerId: string;
-  title: string;
-  description: string;
-  notes: string | null;
-  serviceType: (typeof workOrderServiceTypes)[number];
-  serviceDate: string;
-  timePreference: (typeof workOrderTimePreferences)[number];
-  priority: (typeof workOrderPriorities)[number];
-  status: WorkOrderStatus;
-  technicianId: string | null;
-  equipmentId: string | null;
-  estimateRequestId: string | null;
-  scheduledDate: string | null;
+export const workOrderSchema = z.object({
+  id: z.string(),
+  workOrderNumber: z.string(),
+  customerId: z.string(),
+  title: z.string(),
+  description: z.string(),
+  notes: z.string().nullable(),
+  serviceType: z.enum(workOrderServiceTypes),
+  serviceDate: z.string(),
+  timePreference: z.enum(workOrderTimePreferences),
+  priority: z.enum(workOrderPriorities),
+  status: z.enum(workOrderStatuses),
+  technicianId: z.string().nullable(),
+  equipmentId: z.string().nullable(),
+  estimateRequestId: z.string().nullable(),
+  scheduledDate: z.string().nullable(),
   /** 'HH:MM:SS' as PostgreSQL prints a time. */
-  scheduledStartTime: string | null;
-  scheduledEndTime: string | null;
-  estimatedDuration: number | null;
-  specialInstructions: string | null;
-  actualStartTime: string | null;
-  actualEndTime: string | null;
-  startedAt: string | null;
-  completedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+  scheduledStartTime: z.string().nullable(),
+  scheduledEndTime: z.string().nullable(),
+  estimatedDuration: z.number().nullable(),
+  specialInstructions: z.string().nullable(),
+  actualStartTime: z.string().nullable(),
+  actualEndTime: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  /** Where the visit is when it is not the customer's address on file (a chat booking: what the visitor typed). */
+  ...serviceAddressAnswerFields,
+  /** A chat booking's stored customer with the same phone or e-mail, until staff decide (decision 018-a). */
+  possibleCustomerId: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type WorkOrder = z.infer<typeof workOrderSchema>;
+/** The answer of every change of one work order (edit, status, notes, schedule, and the calendar's). */
+export const workOrderResponseSchema = z.object({ workOrder: workOrderSchema });
+export type WorkOrderResponse = z.infer<typeof workOrderResponseSchema>;
+/** POST /api/admin/work-orders: the new work order, and the new customer when the form made one. */
+export const workOrderCreateResponseSchema = z.object({ workOrder: workOrderSchema, customer: customerSchema.optional() });
+export type WorkOrderCreateResponse = z.infer<typeof workOrderCreateResponseSchema>;
 
-export type WorkOrderTask = {
-  id: string;
-  workOrderId: string;
-  taskName: string;
-  status: string;
-  timeSpentMinutes: number | null;
-  createdAt: string;
-};
+export const workOrderTaskSchema = z.object({
+  id: z.string(),
+  workOrderId: z.string(),
+  taskName: z.string(),
+  status: z.string(),
+  timeSpentMinutes: z.number().nullable(),
+  createdAt: z.string(),
+});
+export type WorkOrderTask = z.infer<typeof workOrderTaskSchema>;
+export const workOrderTaskResponseSchema = z.object({ task: workOrderTaskSchema });
 
-export type InspectionReport = {
-  id: string;
-  workOrderId: string;
-  mca: number | null;
-  mocp: number | null;
-  tempSplit: number | null;
-  staticPressure: number | null;
-  inspectionItems: string[];
-  createdAt: string;
-};
+export const inspectionReportAnswerSchema = z.object({
+  id: z.string(),
+  workOrderId: z.string(),
+  mca: z.number().nullable(),
+  mocp: z.number().nullable(),
+  tempSplit: z.number().nullable(),
+  staticPressure: z.number().nullable(),
+  inspectionItems: z.array(z.string()),
+  createdAt: z.string(),
+});
+export type InspectionReport = z.infer<typeof inspectionReportAnswerSchema>;
+export const inspectionReportResponseSchema = z.object({ inspectionReport: inspectionReportAnswerSchema });
 
-export type WorkOrderEquipment = {
-  id: string;
-  equipmentType: string;
-  location: string | null;
-  brand: string | null;
-  model: string | null;
-  serialNumber: string | null;
-  warrantyStatus: string | null;
-};
+/** The equipment linked to a work order: the customer's equipment, as the profile shows it. */
+export const workOrderEquipmentSchema = customerEquipmentSchema;
+export type WorkOrderEquipment = z.infer<typeof workOrderEquipmentSchema>;
 
-export type WorkOrderDetailResponse = {
-  workOrder: WorkOrder;
-  customer: Customer;
-  technician: { id: string; name: string; color: string } | null;
-  equipment: WorkOrderEquipment | null;
-  inspectionReport: InspectionReport | null;
-  tasks: WorkOrderTask[];
-  timeline: { createdAt: string; scheduledAt: string | null; startedAt: string | null; completedAt: string | null };
-};
+export const workOrderDetailResponseSchema = z.object({
+  workOrder: workOrderSchema,
+  customer: customerSchema,
+  technician: z.object({ id: z.string(), name: z.string(), color: z.string() }).nullable(),
+  equipment: workOrderEquipmentSchema.nullable(),
+  inspectionReport: inspectionReportAnswerSchema.nullable(),
+  tasks: z.array(workOrderTaskSchema),
+  /** The stored customer this chat booking may belong to, for "Same customer" / "New customer" (decision 018-a). */
+  possibleMatch: possibleCustomerMatchSchema.nullable(),
+  timeline: z.object({ createdAt: z.string(), scheduledAt: z.string().nullable(), startedAt: z.string().nullable(), completedAt: z.string().nullable() }),
+});
+export type WorkOrderDetailResponse = z.infer<typeof workOrderDetailResponseSchema>;
+
+/** `:id` and `:taskId` of a task's address. */
+export const workOrderTaskParamsSchema = z.object({ id: z.string(), taskId: z.string() });
+
+/** DELETE /api/admin/work-orders/:id?expectedUpdatedAt=: the version the deleting screen showed. */
+export const workOrderDeleteQuerySchema = z.object({ expectedUpdatedAt });

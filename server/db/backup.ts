@@ -6,6 +6,8 @@ import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { sql } from 'drizzle-orm';
 import * as tar from 'tar';
+import { z } from 'zod';
+import { removedSecretBody } from '#server/modules/email/index.ts';
 import type { Database, DatabaseHandle } from './client.ts';
 
 /**
@@ -26,6 +28,13 @@ export const backupFormatVersion = 1;
 
 /** Rows whose content triggers derive from other tables: loaded after those, replacing what the triggers wrote. */
 const derivedTables = new Set(['work_order_status_counts']);
+
+/**
+ * The archive and its temporary files are readable by their owner only: a backup holds every
+ * customer's name, phone and address and the staff's password hashes (issue 15). The staging
+ * folders are mkdtemp's 0700.
+ */
+export const privateFileMode = 0o600;
 
 const fetchSize = 2000;
 const insertBatchRows = 1000;
@@ -54,8 +63,8 @@ export class BackupError extends Error {
 
 type Executor = Pick<Database, 'execute'>;
 
-async function rowsOf<Row>(db: Executor, query: ReturnType<typeof sql>): Promise<Row[]> {
-  return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
+async function rowsOf<Row extends Record<string, unknown>>(db: Executor, query: ReturnType<typeof sql>): Promise<Row[]> {
+  return (await db.execute<Row>(query)).rows;
 }
 
 // The schema, read from the catalog -------------------------------------------------------------
@@ -120,13 +129,37 @@ async function sequenceNames(db: Executor): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
+/**
+ * Columns replaced in the dump: a set-password link never goes into an archive, sent or not (the
+ * link's holder asks for a new one). An unsent secret message is stored as failed, so a restore
+ * never sends its blanked body (decision 018-d-outbox-secrets).
+ */
+const literal = (text: string) => sql.raw(`'${text.replace(/'/g, "''")}'`);
+const maskedColumns: Record<string, Record<string, ReturnType<typeof sql>>> = {
+  outbound_emails: {
+    text_body: sql`case when carries_secret then ${literal(removedSecretBody)} else text_body end`,
+    html_body: sql`case when carries_secret then null else html_body end`,
+    status: sql`case when carries_secret and status = 'pending' then 'failed' else status end`,
+    last_error: sql`case when carries_secret and status = 'pending' then ${literal('removed from the backup: it carried a one-time link')} else last_error end`,
+  },
+};
+
+function selectList(table: TableInfo): ReturnType<typeof sql> {
+  const masks = maskedColumns[table.name];
+  if (!masks) return sql`*`;
+  return sql.join(
+    table.columns.map((column) => (masks[column] ? sql`${masks[column]} as ${sql.identifier(column)}` : sql.identifier(column))),
+    sql`, `,
+  );
+}
+
 const orderBy = (table: TableInfo) =>
   table.primaryKey.length > 0 ? sql` order by ${sql.join(table.primaryKey.map((column) => sql.identifier(column)), sql`, `)}` : sql``;
 
 /** Every row of the table as PostgreSQL's JSON text, in primary-key order, `fetchSize` at a time (a cursor: call inside a transaction). */
 export async function* tableRowsAsJson(tx: Executor, table: TableInfo): AsyncGenerator<string[]> {
   const cursor = sql.identifier(`backup_${table.name}`);
-  await tx.execute(sql`declare ${cursor} no scroll cursor for select row_to_json(t)::text as row from ${sql.identifier(table.name)} t${orderBy(table)}`);
+  await tx.execute(sql`declare ${cursor} no scroll cursor for select row_to_json(t)::text as row from (select ${selectList(table)} from ${sql.identifier(table.name)}) t${orderBy(table)}`);
   for (;;) {
     const rows = await rowsOf<{ row: string }>(tx, sql`fetch forward ${sql.raw(String(fetchSize))} from ${cursor}`);
     if (rows.length > 0) yield rows.map((row) => row.row);
@@ -189,12 +222,14 @@ export async function createBackup(options: { database: DatabaseHandle; uploadsD
     await fs.mkdir(path.join(staging, 'database'));
     const dump = await options.database.db.transaction(
       async (tx) => {
+        // A dump of a large table is long work: the pool's statement timeout (PostgreSQL) does not apply.
+        await tx.execute(sql`set local statement_timeout = 0`);
         const tables = await schemaTables(tx);
         const migrations = await migrationLevel(tx);
         const dumped: BackupManifest['tables'] = [];
         for (const table of tables) {
           const file = `database/${table.name}.ndjson`;
-          const stream = createWriteStream(path.join(staging, file));
+          const stream = createWriteStream(path.join(staging, file), { mode: privateFileMode });
           const hash = createHash('sha256');
           let rows = 0;
           let bytes = 0;
@@ -256,9 +291,13 @@ export async function createBackup(options: { database: DatabaseHandle; uploadsD
       sequences: dump.sequences,
       files,
     };
-    await fs.writeFile(path.join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await fs.writeFile(path.join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: privateFileMode });
     const entries = ['manifest.json', 'database', ...(files.length > 0 ? ['uploads'] : [])];
-    await tar.c({ gzip: true, file: partial, cwd: staging, portable: true }, entries);
+    // Created 0600 (an existing .partial would keep its own mode: removed first), then set to
+    // exactly 0600 whatever the umask took away, before it gets its final name.
+    await fs.rm(partial, { force: true });
+    await tar.c({ gzip: true, file: partial, cwd: staging, portable: true, mode: privateFileMode }, entries);
+    await fs.chmod(partial, privateFileMode);
     await fs.rename(partial, outFile);
     return { file: outFile, manifest };
   } finally {
@@ -307,8 +346,35 @@ function parseManifest(text: string): BackupManifest {
   if (manifest.formatVersion !== backupFormatVersion) {
     throw new BackupError(`The backup has format version ${String(manifest.formatVersion)}; this version of the product reads version ${backupFormatVersion}.`);
   }
+  // An edited manifest is refused with a message, not a TypeError halfway through the checks.
+  const shape = manifestShape.safeParse(manifest);
+  if (!shape.success) {
+    const issue = shape.error.issues[0]!;
+    throw new BackupError(`The backup's manifest is damaged: ${issue.path.join('.') || 'manifest'}: ${issue.message}.`);
+  }
+  const names = manifest.tables.map((table) => table.name);
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated) throw new BackupError(`The backup's manifest is damaged: table ${repeated} is listed twice.`);
   return manifest;
 }
+
+const manifestShape = z.object({
+  appVersion: z.string(),
+  createdAt: z.string(),
+  migrations: z.object({ count: z.number().int().min(0), lastHash: z.string().nullable() }),
+  tables: z.array(
+    z.object({
+      name: z.string().regex(/^[a-z0-9_]+$/),
+      file: z.string(),
+      rows: z.number().int().min(0),
+      columns: z.array(z.string()),
+      bytes: z.number().int().min(0),
+      sha256: z.string(),
+    }),
+  ),
+  sequences: z.array(z.object({ name: z.string(), lastValue: z.string().regex(/^-?\d+$/), isCalled: z.boolean() })),
+  files: z.array(z.object({ path: z.string(), bytes: z.number().int().min(0), sha256: z.string() })),
+});
 
 const allowedEntry = /^(?:manifest\.json|database\/[a-z0-9_]+\.ndjson|uploads\/[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*)$/;
 
@@ -366,6 +432,16 @@ export async function restoreBackup(options: { database: DatabaseHandle; uploads
         throw new BackupError(`The backup's table ${table.name} does not match this database's (${present ? 'other columns' : 'no such table'}).`);
       }
     }
+    // Every table this database expects must be in the backup: a table missing from the manifest
+    // (an edited or partial archive) would be restored as empty without a word.
+    const inBackup = new Set(manifest.tables.map((table) => table.name));
+    const missing = tables.filter((table) => !inBackup.has(table.name)).map((table) => table.name);
+    if (missing.length > 0) {
+      throw new BackupError(
+        `The backup does not cover every table of this database: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing from its manifest. ` +
+          'Nothing was restored; use a complete backup made by npm run db:backup.',
+      );
+    }
     for (const entry of [...manifest.tables.map((table) => ({ path: table.file, sha256: table.sha256, bytes: table.bytes })), ...manifest.files]) {
       if (!allowedEntry.test(entry.path)) throw new BackupError(`The manifest names an unexpected file: ${entry.path}`);
       const actual = await sha256Of(path.join(staging, ...entry.path.split('/'))).catch(() => undefined);
@@ -375,6 +451,7 @@ export async function restoreBackup(options: { database: DatabaseHandle; uploads
 
     let restoredRows = 0;
     await options.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local statement_timeout = 0`);
       for (const table of manifest.tables) {
         const identifier = sql.identifier(table.name);
         if (derivedTables.has(table.name)) await tx.execute(sql`delete from ${identifier}`);

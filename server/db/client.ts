@@ -2,10 +2,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql } from 'drizzle-orm';
+import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction, PgTransactionConfig } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -14,7 +14,34 @@ import { listenOnPostgres, type ListenHandlers } from './postgres-listener.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** What both drivers answer raw SQL with (`db.execute`): PGlite's Results and node-postgres' QueryResult both carry `rows`. */
+type RowsResult<Row> = { rows: Row[] };
+/** The query-result type of our executors: `db.execute<Row>(query)` is typed `{ rows: Row[] }` without a cast. */
+export interface RowsResultHKT extends PgQueryResultHKT {
+  type: RowsResult<this['row']>;
+}
+
+/**
+ * What repositories and audit writers run queries on: the database itself or a transaction
+ * (a Drizzle transaction is a PgDatabase, so `Tx` is assignable to it). Repository factories take
+ * `db: DbExecutor`, so the same repository works inside and outside `withTransaction`.
+ */
+export type DbExecutor = PgDatabase<RowsResultHKT, Schema>;
+/** The application's database (the handle opened at start); the same type as any executor. */
+export type Database = DbExecutor;
+/** How a service receives a repository: built on whichever executor it runs on (the database, or a transaction). */
+export type RepositoryFactory<Repository> = (db: DbExecutor) => Repository;
+/** A transaction of either driver, as `withTransaction` gives it. */
+export type Tx = PgTransaction<RowsResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+/**
+ * Runs `work` in one transaction (a savepoint when `db` is already a transaction): committed when
+ * it resolves, rolled back when it throws. The typed replacement for `db.transaction` plus a cast.
+ */
+export function withTransaction<T>(db: DbExecutor, work: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T> {
+  return db.transaction(work, config);
+}
 export type DatabaseKind = 'pglite' | 'postgres';
 
 export type DatabaseHandle = {
@@ -36,7 +63,18 @@ export type { ListenHandlers } from './postgres-listener.ts';
 export type OpenOptions =
   /** PGlite in dataDir; `undefined` dataDir = in memory (tests). */
   | { kind: 'pglite'; dataDir: string | undefined }
-  | { kind: 'postgres'; url: string; poolSize?: number; onPoolError?: (error: Error) => void };
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      /** statement_timeout of the pool's connections, 0 for none (default 30 s); see openPostgres. */
+      statementTimeoutMs?: number;
+      onPoolError?: (error: Error) => void;
+    };
+
+export const defaultStatementTimeoutMs = 30_000;
+/** The client-side query_timeout waits this much longer, so the server's clear cancellation normally comes first. */
+export const queryTimeoutMarginMs = 5_000;
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Works from the source tree and from the bundled server (build/server), both two levels down. */
@@ -55,8 +93,9 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
       dataDir: dataDir ? path.join(dataDir, 'pglite') : undefined,
       extensions: { pg_trgm },
     });
-    const db = drizzlePglite(client, { schema }) as unknown as Database;
-    await migratePglite(db as never, { migrationsFolder });
+    const pgliteDb = drizzlePglite(client, { schema });
+    await migratePglite(pgliteDb, { migrationsFolder });
+    const db: Database = pgliteDb;
     return {
       db,
       kind: 'pglite',
@@ -77,28 +116,44 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
   }
 }
 
+/**
+ * The pool's connections cancel a statement after `statementTimeoutMs` (server side, SQLSTATE
+ * 57014 "canceling statement due to statement timeout"), and the client gives up waiting a little
+ * later (query_timeout: a lost network answer), so a hung query cannot hold every connection.
+ * Long work runs outside those limits: migrations on their own connection, LISTEN on its own
+ * connection (postgres-listener.ts), backup and restore with the limit off (their scripts open
+ * the database with 0, and their transactions `set local statement_timeout = 0`). CSV exports
+ * are one short query per page, within the limit.
+ */
 async function openPostgres(options: Extract<OpenOptions, { kind: 'postgres' }>): Promise<DatabaseHandle> {
+  const statementTimeoutMs = options.statementTimeoutMs ?? defaultStatementTimeoutMs;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + queryTimeoutMarginMs } : {}),
   });
   // An idle client losing its connection (database restart) emits here; without a listener the
   // process would crash. The pool replaces the client on the next checkout.
   pool.on('error', (error) => options.onPoolError?.(error));
 
-  // Several instances may start at once: one migrates while the others wait.
-  const migrationClient = await pool.connect();
+  // Several instances may start at once: one migrates while the others wait. Its own connection,
+  // without the pool's timeouts: a migration (an index on a large table) may take minutes.
+  const migrationClient = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 5_000 });
   try {
+    await migrationClient.connect();
     await migrationClient.query('select pg_advisory_lock(727001)');
     const migrationDb = drizzleNodePostgres(migrationClient, { schema });
     await migrateNodePostgres(migrationDb, { migrationsFolder });
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
   } finally {
     await migrationClient.query('select pg_advisory_unlock(727001)').catch(() => undefined);
-    migrationClient.release();
+    await migrationClient.end().catch(() => undefined);
   }
-  const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
+  const db: Database = drizzleNodePostgres(pool, { schema });
   const listeners = new Set<{ stop: () => Promise<void> }>();
   return {
     db,
@@ -124,5 +179,5 @@ export async function isDatabaseEmpty(db: Database): Promise<boolean> {
   const result = await db.execute<{ present: boolean }>(
     sql`select exists (select 1 from customers) or exists (select 1 from work_orders) as present`,
   );
-  return !(result as unknown as { rows: { present: boolean }[] }).rows[0]?.present;
+  return !result.rows[0]?.present;
 }

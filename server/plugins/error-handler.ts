@@ -7,6 +7,7 @@ import { describeProblems } from '#server/validation.ts';
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
+      if (error.options.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.options.retryAfterSeconds));
       return reply.status(error.status).send({
         error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
       } satisfies ErrorBody);

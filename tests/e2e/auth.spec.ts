@@ -62,6 +62,25 @@ test.describe('login', () => {
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
   });
 
+  test('a throttled sign-in says how long to wait, announced', async ({ page }) => {
+    // Issue 15: after 5 failures for one account from one address, each further failure doubles the
+    // wait. An e-mail of its own (unknown e-mails are throttled like staff ones) keeps other tests out.
+    const email = 'throttled-e2e@example.com';
+    const guess = () => page.request.post('/api/auth/login', { data: { email, password: 'wrong-guess-here' } });
+    const statuses = await Promise.all(Array.from({ length: 5 }, async () => (await guess()).status()));
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    // Failures 6 and 7, each as soon as its wait has passed: the wait is then 4 seconds.
+    for (let failure = 6; failure <= 7; failure += 1) {
+      await expect.poll(async () => (await guess()).status(), { intervals: [200], timeout: 10_000 }).toBe(401);
+    }
+    await page.goto('/admin/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('wrong-guess-here');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('alert')).toHaveText(/^Too many attempts\. Try again in [1-4] seconds?\.$/);
+    await expect(page).toHaveURL(/\/admin\/login$/);
+  });
+
   test('works with the keyboard alone and is accessible', async ({ page }) => {
     await page.goto('/admin/login');
     await expectNoSeriousA11yViolations(page);

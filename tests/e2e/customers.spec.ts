@@ -448,3 +448,49 @@ test.describe('customer profile', () => {
     await expect(page).toHaveURL(/\/admin\/customers$/);
   });
 });
+
+// Issue 15, decision 018-f: deleting customers and photos is for administrators; a dispatcher
+// sees no Delete or Remove button (and the server answers 403 if asked anyway).
+test.describe('as a dispatcher', () => {
+  test('a dispatcher sees no Delete on the profile and no Remove on photos, but can still edit and add photos', async ({ page, browser }) => {
+    await signIn(page);
+    const id = uniqueName('dispatch').split(' ')[1]!;
+    const dispatcher = { email: `dispatch.${id}@example.com`, password: 'spartina marsh at low tide' };
+    const created = await page.request.post('/api/admin/settings/staff', {
+      data: { email: dispatcher.email, name: `Dee Dispatch ${id}`, role: 'dispatcher', setup: 'password', password: dispatcher.password },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const customer = await createCustomer(page.request, { name: uniqueName('E2E Dispatcher View') });
+    const uploaded = await page.request.post(`/api/admin/customers/${customer.id}/photos`, {
+      multipart: { photos: { name: 'unit.png', mimeType: 'image/png', buffer: pngImage() } },
+    });
+    expect(uploaded.status(), await uploaded.text()).toBe(201);
+
+    const dispatcherContext = await browser.newContext();
+    try {
+      const other = await dispatcherContext.newPage();
+      await signIn(other, dispatcher);
+      await other.goto(`/admin/customers/${customer.id}`);
+      await expect(other.getByRole('heading', { level: 1, name: customer.name })).toBeVisible();
+      await expect(other.getByRole('button', { name: 'Edit Profile' })).toBeVisible();
+      await expect(other.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+
+      await other.getByRole('button', { name: 'Edit Profile' }).click();
+      const photos = other.getByRole('region', { name: 'Equipment Photos' });
+      await expect(photos.getByRole('img', { name: 'Equipment photo 1' })).toBeVisible();
+      await expect(photos.getByLabel('Add Photos')).toBeAttached();
+      await expect(photos.getByRole('button', { name: /^Remove photo/ })).toHaveCount(0);
+      // Asked anyway (an old tab, a crafted request), the server refuses.
+      const refused = await other.request.delete(`/api/admin/customers/${customer.id}`);
+      expect(refused.status()).toBe(403);
+    } finally {
+      await dispatcherContext.close();
+    }
+
+    // The admin still has both buttons.
+    await page.goto(`/admin/customers/${customer.id}`);
+    await expect(page.getByRole('button', { name: 'Delete' })).toBeVisible();
+    await page.getByRole('button', { name: 'Edit Profile' }).click();
+    await expect(page.getByRole('region', { name: 'Equipment Photos' }).getByRole('button', { name: 'Remove photo 1' })).toBeVisible();
+  });
+});

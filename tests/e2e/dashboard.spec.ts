@@ -163,6 +163,10 @@ test.describe('dashboard', () => {
       serviceDate: today,
       timePreference: 'morning',
       scheduledStartTime: null,
+      serviceAddress: null,
+      serviceCity: null,
+      serviceState: null,
+      serviceZip: null,
       customer: { id: created.id, name: 'Dash Customer', phone: '(843) 555-0166', address: '3 Dashboard Dr' },
       ...overrides,
     });

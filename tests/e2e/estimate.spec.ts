@@ -3,9 +3,11 @@ import { expectNoSeriousA11yViolations, outboxMailsMentioning } from './fixtures
 
 const uniqueName = (label: string) => `${label} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-async function fillValidRequest(page: Page, name: string) {
+const uniqueEmail = () => `homeowner-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+
+async function fillValidRequest(page: Page, name: string, email = uniqueEmail()) {
   await page.getByLabel('Full Name').fill(name);
-  await page.getByLabel('Email').fill('homeowner@example.com');
+  await page.getByLabel('Email').fill(email);
   await page.getByLabel('Phone').fill('843-555-0177');
   await page.getByLabel('Service Address').fill('42 Palmetto Bluff Rd, Bluffton, SC 29910');
   await page.getByLabel('Service Type').selectOption('heating-repair');
@@ -38,6 +40,7 @@ test.describe('estimate form', () => {
 
   test('submits: Submitting... with the form disabled, then the thank-you panel, and the request reaches staff by e-mail', async ({ page }) => {
     const name = uniqueName('Estimate Journey');
+    const email = uniqueEmail();
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/public/estimate-requests', async (route) => {
@@ -45,7 +48,7 @@ test.describe('estimate form', () => {
       await route.continue();
     });
     await page.goto('/estimate');
-    await fillValidRequest(page, name);
+    await fillValidRequest(page, name, email);
     await page.getByRole('button', { name: 'Get My Free Estimate' }).click();
     await expect(page.getByRole('button', { name: 'Submitting...' })).toBeDisabled();
     await expect(page.getByLabel('Full Name')).toBeDisabled();
@@ -53,11 +56,17 @@ test.describe('estimate form', () => {
     await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeFocused();
 
-    // Staff notification and customer confirmation, with what the visitor typed.
-    await expect.poll(() => outboxMailsMentioning(name).length).toBe(2);
-    const [notification] = outboxMailsMentioning(name).filter((mail) => mail.includes('New estimate request'));
+    // The staff notification carries what the visitor typed; the confirmation to the visitor's
+    // address carries none of it (issue 15: the form cannot send the company's mail with a
+    // stranger's words).
+    await expect.poll(() => outboxMailsMentioning(email).length).toBe(2);
+    const [notification] = outboxMailsMentioning(name);
+    expect(outboxMailsMentioning(name)).toHaveLength(1);
     expect(notification).toContain('Subject: [URGENT] New estimate request: Heating Repair for');
     expect(notification).toContain('Heat pump runs but blows cold air.');
+    const confirmation = outboxMailsMentioning(email).find((mail) => mail !== notification)!;
+    expect(confirmation).toMatch(new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}`, 'm'));
+    expect(confirmation).not.toContain('Heat pump runs');
 
     await page.getByRole('button', { name: 'Submit Another Request' }).click();
     await expect(page.getByLabel('Full Name')).toHaveValue('');
@@ -102,10 +111,13 @@ test.describe('online booking page', () => {
     const name = uniqueName('Booking Journey');
     await page.goto('/BookingPage');
     await expectNoSeriousA11yViolations(page);
-    await fillValidRequest(page, name);
+    const email = uniqueEmail();
+    await fillValidRequest(page, name, email);
     await page.getByRole('button', { name: 'Request Service' }).click();
     await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
-    await expect.poll(() => outboxMailsMentioning(name).length).toBe(2);
+    // The staff notification names the visitor; their confirmation goes to their address.
+    await expect.poll(() => outboxMailsMentioning(email).length).toBe(2);
+    expect(outboxMailsMentioning(name)).toHaveLength(1);
   });
 
   test('on a phone, the header Contact Us leads here', async ({ page }) => {

@@ -353,7 +353,11 @@ describe('leads and the public site', () => {
       remoteAddress: freshAddress(),
     });
     expect(booked.statusCode, booked.body).toBe(201);
-    const customerId = booked.json().customer.id;
+    // The public answer names no customer (decision 018-a): the booking's customer is read from its work order.
+    const [{ customer_id: customerId }] = (await context.database.query<{ customer_id: string }>(
+      'select customer_id from work_orders where work_order_number = $1',
+      [booked.json().workOrderNumber],
+    )) as [{ customer_id: string }];
     expect(await lastEntryOf('customer', customerId)).toMatchObject({ actorId: null, actorName: 'Chat assistant', action: 'created', changes: { name: [null, 'Audit Ivy'] } });
     const [order] = await context.database.query<{ id: string; work_order_number: string }>('select id, work_order_number from work_orders where customer_id = $1', [customerId]);
     expect(await lastEntryOf('work_order', order!.id)).toMatchObject({

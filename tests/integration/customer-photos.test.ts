@@ -138,7 +138,7 @@ describe('uploading photos', () => {
       const response = await get(url);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('image/webp');
-      expect(response.headers['cache-control']).toBe('private, max-age=3600');
+      expect(response.headers['cache-control']).toBe('no-store');
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['content-disposition']).toBe('inline');
       const served = await sharp(response.rawPayload).metadata();
@@ -307,6 +307,18 @@ describe('serving and removing photos', () => {
     expect((await get(photo!.thumbnailUrl, false)).statusCode).toBe(401);
   });
 
+  // Issue 15: the photo answers said 'private, max-age=3600', overriding the staff pages' no-store,
+  // so a shared office computer kept customers' photos in its cache after sign-out.
+  it('customer photos are sent with no-store, not kept in the browser cache after sign-out', async () => {
+    const [photo] = await uploaded([{ name: 'cached.png', bytes: await png(), type: 'image/png' }]);
+    for (const url of [photo!.url, photo!.thumbnailUrl]) {
+      const response = await get(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers.expires).toBeUndefined();
+    }
+  });
+
   it('is a 404 for an unknown photo, or a photo asked for under another customer', async () => {
     const [photo] = await uploaded([{ name: 'mine.webp', bytes: await webp() }]);
     const other = await newCustomer('Someone Else');
@@ -348,6 +360,35 @@ describe('serving and removing photos', () => {
     expect(fs.existsSync(path.join(uploadsDir, 'customers', customer))).toBe(false);
     expect(await context.database.query('select 1 from customer_photos where customer_id = $1', [customer])).toEqual([]);
     expect(storedFiles()).toEqual(othersBefore);
+  });
+});
+
+describe('deleting is admin-only (decision 018-f)', () => {
+  // Issue 15: a dispatcher could delete customers and their photos, destroying history others rely on.
+  it('dispatchers can delete customers and photos: now refused with 403 and nothing removed, while an admin deletes both', async () => {
+    await createStaff(context.database, 'dispatch@example.com', undefined, 'dispatcher');
+    const dispatcher = await signIn(context.app, 'dispatch@example.com', undefined, '127.0.0.9');
+    const owner = await newCustomer('Admin-only Deletes');
+    const [photo] = await uploaded([{ name: 'keep.png', bytes: await png(), type: 'image/png' }], owner);
+    const photoUrl = `/api/admin/customers/${owner}/photos/${photo!.id}`;
+    const filesBefore = storedFiles();
+
+    for (const url of [photoUrl, `/api/admin/customers/${owner}`]) {
+      const refused = await context.app.inject({ method: 'DELETE', url, headers: { cookie: dispatcher } });
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json()).toEqual({ error: { code: 'FORBIDDEN', message: 'Only an administrator can do this.' } });
+    }
+    expect(storedFiles()).toEqual(filesBefore);
+    expect((await get(photo!.thumbnailUrl)).statusCode).toBe(200);
+    // A dispatcher still does everything else with the customer: read, edit, add photos.
+    expect((await context.app.inject({ method: 'GET', url: `/api/admin/customers/${owner}`, headers: { cookie: dispatcher } })).statusCode).toBe(200);
+    const { payload, headers } = await multipartBody([{ name: 'more.png', bytes: await png(), type: 'image/png' }]);
+    const added = await context.app.inject({ method: 'POST', url: `/api/admin/customers/${owner}/photos`, payload, headers: { ...headers, cookie: dispatcher } });
+    expect(added.statusCode, added.body).toBe(201);
+
+    expect((await remove(photoUrl)).statusCode).toBe(204);
+    expect((await remove(`/api/admin/customers/${owner}`)).statusCode).toBe(204);
+    expect((await get(`/api/admin/customers/${owner}`)).statusCode).toBe(404);
   });
 });
 

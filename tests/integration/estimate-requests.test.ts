@@ -160,7 +160,7 @@ describe('abuse and accidents', () => {
 describe('when e-mail fails', () => {
   it('still stores the request and answers 201; the messages wait and are retried until the server takes them', async () => {
     smtp.state.isRejecting = true;
-    const response = await submit({ ...validRequest, name: 'Patient Customer' });
+    const response = await submit({ ...validRequest, name: 'Patient Customer', email: 'patient.customer@example.com' });
     expect(response.statusCode).toBe(201);
     const id = response.json().request.id;
     expect(await rows(`select id from estimate_requests where id = $1`, [id])).toHaveLength(1);
@@ -189,7 +189,7 @@ describe('when e-mail fails', () => {
 
   it('gives a message up as failed after the last retry', async () => {
     smtp.state.isRejecting = true;
-    const response = await submit({ ...validRequest, name: 'Last Try' });
+    const response = await submit({ ...validRequest, name: 'Last Try', email: 'last.try@example.com' });
     const id = response.json().request.id;
     await context.app.emailOutbox.idle();
     await rows(`update outbound_emails set attempts = $2, next_attempt_at = now() where related_id = $1`, [id, retryDelaysMinutes.length]);

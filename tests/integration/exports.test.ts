@@ -162,6 +162,32 @@ describe('GET /api/admin/settings/exports/*.csv', () => {
     expect(rows[1]).toMatchObject({ Title: 'No-cool call', Technician: '', Customer: 'José Núñez', Status: 'pending' });
   });
 
+  it('work orders: the service address columns come last, and the job address is where the job happens', async () => {
+    const body = await download('work-orders');
+    const header = body.slice(1).split('\r\n')[0]!;
+    expect(header.endsWith(',Work order ID,Service address,Service city,Service state,Service ZIP,Job address')).toBe(true);
+    const before = tableOf(body);
+    expect(before[1]).toMatchObject({ 'Service address': '', 'Service city': '', 'Service state': '', 'Service ZIP': '' });
+    expect(before[0]!['Job address']).toBe(before[0]!['Customer address']);
+    await context.database.query(
+      `update work_orders set service_address = '5 Rental Row', service_city = 'Okatie', service_state = 'SC', service_zip = null where title = 'No-cool call'`,
+    );
+    try {
+      const rows = tableOf(await download('work-orders'));
+      expect(rows[1]).toMatchObject({
+        Title: 'No-cool call',
+        'Service address': '5 Rental Row',
+        'Service city': 'Okatie',
+        'Service state': 'SC',
+        'Service ZIP': '',
+        'Job address': '5 Rental Row, Okatie, SC',
+      });
+      expect(rows[1]!['Customer address']).not.toContain('Rental Row');
+    } finally {
+      await context.database.query(`update work_orders set service_address = null, service_city = null, service_state = null where title = 'No-cool call'`);
+    }
+  });
+
   it('leads: estimate requests and chat leads, newest first', async () => {
     const rows = tableOf(await download('leads'));
     expect(rows.map((row) => row.Kind)).toEqual(['chat lead', 'estimate request']);

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, createTestApp, sessionCookieFrom, testPassword, type TestContext } from '#tests/support/test-app.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
+import { staffUsers } from '#server/db/schema/index.ts';
 
 // Structured JSON logs (issue 10): every line a request writes carries its id, the id is echoed
 // in x-request-id, and neither a password nor a session cookie reaches the log.
@@ -106,5 +107,46 @@ describe('health', () => {
     } finally {
       await other.app.close();
     }
+  });
+});
+
+describe('database errors are logged with their bound parameters (issue 15)', () => {
+  const victimEmail = 'leaky.victim@example.com';
+  const victimPhone = '843-555-0199';
+  const victimHash = '$argon2id$v=19$m=65536,t=3,p=4$bG9nLXRlc3Q$leakyhashleakyhashleakyhash';
+
+  async function failingInsert(values: Record<string, unknown>): Promise<Error> {
+    try {
+      await context.database.db.insert(staffUsers).values(values as typeof staffUsers.$inferInsert);
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('the insert was expected to fail');
+  }
+
+  it('a unique violation keeps its code, constraint and table but not the e-mail, phone or hash', async () => {
+    await context.database.db.insert(staffUsers).values({ email: victimEmail, name: victimPhone, passwordHash: victimHash, role: 'admin' });
+    const error = await failingInsert({ email: victimEmail, name: victimPhone, passwordHash: victimHash, role: 'admin' });
+    // The error does carry the values (this is what used to reach the log).
+    expect(JSON.stringify({ message: error.message, params: (error as { params?: unknown }).params })).toContain(victimEmail);
+
+    context.app.log.error({ err: error }, 'db unique violation test');
+    const line = lines.find((entry) => entry.includes('db unique violation test'))!;
+    expect(line).toBeDefined();
+    expect(line).not.toContain(victimEmail);
+    expect(line).not.toContain(victimPhone);
+    expect(line).not.toContain('leakyhash');
+    const record = JSON.parse(line) as { err: { message: string; cause?: { code?: string; constraint?: string; table?: string } } };
+    expect(record.err.message).toContain('insert into "staff_users"');
+    expect(record.err.cause).toMatchObject({ code: '23505', constraint: 'staff_users_email_key' });
+  });
+
+  it('a check violation logged under the error key keeps its code and constraint, never the values', async () => {
+    const error = await failingInsert({ email: 'Shouting.Victim@Example.com', name: victimPhone, role: 'admin' });
+    context.app.log.warn({ error }, 'db check violation test');
+    const line = lines.find((entry) => entry.includes('db check violation test'))!;
+    expect(line).not.toContain('Shouting.Victim');
+    expect(line).not.toContain(victimPhone);
+    expect(JSON.parse(line)).toMatchObject({ error: { cause: { code: '23514', constraint: 'staff_users_email_lowercase' } } });
   });
 });

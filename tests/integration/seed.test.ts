@@ -197,6 +197,15 @@ describe('demo data', { timeout: 60_000 }, () => {
     expect(rows.every((row) => row.same_customer)).toBe(true);
   });
 
+  it('answers every lead after it arrived (the average response time is never negative)', async () => {
+    const rows = await database.query<{ answered: number; before_arrival: number }>(
+      `select count(*)::int as answered, count(*) filter (where responded_at < created_at)::int as before_arrival
+         from estimate_requests where responded_at is not null`,
+    );
+    expect(rows[0]!.answered).toBeGreaterThan(0);
+    expect(rows[0]!.before_arrival).toBe(0);
+  });
+
   it('has chat conversations from today and chat leads pointing at them', async () => {
     const [chat] = await database.query<{ today: number; orphan_leads: number; notifications: number }>(
       `select (select count(*)::int from ai_conversations

@@ -207,7 +207,7 @@ describe('map tiles', () => {
           chatResponder: createRuleBasedResponder(config.company),
           mapTileUrl: tileUrl,
         });
-      const context = { recipient: 'admin@example.com', origin: 'http://127.0.0.1:1' };
+      const context = { recipient: 'admin@example.com' };
 
       const ok = await service(`${tiles.url}/tiles/{z}/{x}/{y}.png`).test('maps', context);
       expect(ok).toMatchObject({ ok: true, message: expect.stringContaining('answered HTTP 200 with image/png') });
@@ -241,6 +241,31 @@ describe('map tiles', () => {
       expect((await app.call('POST', '/api/admin/settings/integrations/fax/test')).statusCode).toBe(400);
     } finally {
       await tiles.close();
+    }
+  });
+});
+
+describe('the map tile test with a forged Host header', () => {
+  // Issue 15: a path-relative tile template was completed with the request's Host header, so a
+  // forged Host made the server fetch from wherever the caller pointed it (SSRF).
+  it('the map-tile integration test builds its URL from the configured site URL, never the Host header', async () => {
+    const tileAnswer = () => ({ status: 200, text: 'PNG', headers: { 'content-type': 'image/png' } });
+    const site = await startFakeHttpServer(tileAnswer);
+    const attacker = await startFakeHttpServer(tileAnswer);
+    try {
+      const app = await appWith({ COMPANY_SITE_URL: site.url, MAP_TILE_URL: '/tiles/{z}/{x}/{y}.png' });
+      const forgedHost = new URL(attacker.url).host;
+      const response = await app.context.app.inject({
+        method: 'POST',
+        url: '/api/admin/settings/integrations/maps/test',
+        headers: { cookie: (await signIn(app.context.app, 'admin@example.com')), host: forgedHost, 'x-forwarded-host': forgedHost },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ ok: true, message: expect.stringContaining(new URL(site.url).host) });
+      expect(site.requests.map((request) => request.url)).toEqual(['/tiles/12/1127/1660.png']);
+      expect(attacker.requests).toEqual([]);
+    } finally {
+      await Promise.all([site.close(), attacker.close()]);
     }
   });
 });

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { HTTPMethods, InjectOptions, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordMessages, staffMessages, type StaffAccount } from '#shared/auth.ts';
@@ -16,7 +18,7 @@ let nextAddress = 10;
 /** Each sign-in from its own address, so the login throttle of one test never touches another. */
 const freshAddress = () => `127.0.4.${(nextAddress += 1)}`;
 const goodPassword = 'tidal creek oyster heron';
-const routes: { method: string; url: string }[] = [];
+const routes: { method: string; url: string; adminOnly: boolean }[] = [];
 
 beforeAll(async () => {
   context = await createTestApp({
@@ -25,7 +27,7 @@ beforeAll(async () => {
     liveStreamLimits: { heartbeatMs: 600_000 },
     onRoute: (route: RouteOptions) => {
       const methods = ([] as HTTPMethods[]).concat(route.method);
-      for (const method of methods) routes.push({ method, url: route.url });
+      for (const method of methods) routes.push({ method, url: route.url, adminOnly: route.config?.adminOnly === true });
     },
   });
   await createStaff(context.database, 'admin@example.com', testPassword, 'admin');
@@ -37,6 +39,8 @@ beforeAll(async () => {
 afterAll(() => context.close());
 
 const isSettingsRoute = (url: string) => url === '/api/admin/settings' || url.startsWith('/api/admin/settings/');
+/** What a dispatcher may not call: settings, and the routes marked adminOnly (decision 018-f). */
+const isAdminOnly = (route: { url: string; adminOnly: boolean }) => isSettingsRoute(route.url) || route.adminOnly;
 /** A concrete address for a route pattern: every parameter becomes a well-formed id that names nothing. */
 const concrete = (url: string) => url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000').replace(/\*$/, 'x');
 
@@ -61,15 +65,22 @@ describe('roles on every admin route', () => {
   it('knows the admin routes (the enumeration works)', () => {
     const adminRoutes = routes.filter((route) => route.url.startsWith('/api/admin'));
     expect(adminRoutes.length).toBeGreaterThan(10);
-    expect(adminRoutes).toContainEqual({ method: 'GET', url: '/api/admin/customers' });
-    expect(adminRoutes).toContainEqual({ method: 'POST', url: '/api/admin/settings/staff/:id/deactivate' });
+    expect(adminRoutes).toContainEqual({ method: 'GET', url: '/api/admin/customers', adminOnly: false });
+    expect(adminRoutes).toContainEqual({ method: 'POST', url: '/api/admin/settings/staff/:id/deactivate', adminOnly: false });
   });
 
-  it('refuses a dispatcher every /api/admin/settings route with 403 and lets them reach every other admin route', async () => {
+  it('marks exactly the deletes of customers and photos admin-only outside settings (decision 018-f)', () => {
+    expect(routes.filter((route) => route.adminOnly)).toEqual([
+      { method: 'DELETE', url: '/api/admin/customers/:id', adminOnly: true },
+      { method: 'DELETE', url: '/api/admin/customers/:id/photos/:photoId', adminOnly: true },
+    ]);
+  });
+
+  it('refuses a dispatcher every /api/admin/settings route and every adminOnly route with 403 and lets them reach every other admin route', async () => {
     const adminRoutes = routes.filter((route) => route.url.startsWith('/api/admin') && route.method !== 'HEAD');
     for (const route of adminRoutes) {
       const status = await statusOf(route.method, route.url, dispatcherCookie);
-      if (isSettingsRoute(route.url)) expect(status, `${route.method} ${route.url}`).toBe(403);
+      if (isAdminOnly(route)) expect(status, `${route.method} ${route.url}`).toBe(403);
       else expect(status, `${route.method} ${route.url}`).not.toBe(403);
     }
   });
@@ -121,13 +132,20 @@ async function addStaff(payload: Json, cookie = adminCookie): Promise<StaffAccou
   return response.body.staff as StaffAccount;
 }
 
-/** The set-password link of the last e-mail queued for an address. */
+/**
+ * The set-password link of the last e-mail delivered to an address. Without SMTP_URL the delivery
+ * is an .eml file in DATA_DIR/outbox (the outbox table's copy of the link is blanked once written).
+ */
 async function linkTokenFor(email: string): Promise<string> {
-  const [row] = await context.database.query<{ text_body: string }>(
-    `select text_body from outbound_emails where $1 = any(recipients) order by created_at desc, id desc limit 1`,
-    [email],
-  );
-  const token = /\/admin\/set-password#token=([\w-]+)/.exec(row?.text_body ?? '')?.[1];
+  await context.app.emailOutbox.idle();
+  const directory = path.join(context.config.dataDir, 'outbox');
+  const mails = fs
+    .readdirSync(directory)
+    .filter((name) => name.endsWith('.eml'))
+    .sort()
+    .map((name) => fs.readFileSync(path.join(directory, name), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+    .filter((text) => new RegExp(`^To: ${email.replace(/[.]/g, '\\.')}$`, 'm').test(text));
+  const token = /\/admin\/set-password#token=([\w-]+)/.exec(mails.at(-1) ?? '')?.[1];
   if (!token) throw new Error(`no set-password link e-mailed to ${email}`);
   return token;
 }

@@ -9,6 +9,9 @@ export type ReceivedMail = { from: string; to: string[]; raw: string; subject: s
 export async function startTestSmtpServer() {
   const received: ReceivedMail[] = [];
   const state = { isRejecting: false };
+  // While held, a received message gets no answer until release() (a server slow to confirm DATA).
+  let held: Promise<void> | undefined;
+  let releaseHeld = () => undefined as void;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -30,7 +33,8 @@ export async function startTestSmtpServer() {
           subject,
         };
         received.push(mail);
-        callback();
+        if (held) void held.then(() => callback());
+        else callback();
       });
     },
   });
@@ -40,6 +44,13 @@ export async function startTestSmtpServer() {
     url: `smtp://127.0.0.1:${port}`,
     received,
     state,
+    hold: () => {
+      held = new Promise<void>((resolve) => (releaseHeld = resolve));
+    },
+    release: () => {
+      held = undefined;
+      releaseHeld();
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -7,7 +7,7 @@ import { loadConfig, type AppConfig } from '#server/config.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { createStaffService } from '#server/modules/auth/auth.service.ts';
-import { sessionCookieName } from '#server/plugins/session.ts';
+import { hostSessionCookieName, sessionCookieName } from '#server/plugins/session.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export type TestContext = { app: FastifyInstance; database: DatabaseHandle; config: AppConfig; close: () => Promise<void> };
@@ -27,6 +27,7 @@ export async function createTestApp(
     liveStreamLimits?: AppDependencies['liveStreamLimits'];
     onRoute?: AppDependencies['onRoute'];
     logStream?: NodeJS.WritableStream;
+    now?: AppDependencies['now'];
   } = {},
 ): Promise<TestContext> {
   const config = testConfig(options.env);
@@ -39,6 +40,7 @@ export async function createTestApp(
     serveClient: options.serveClient ?? false,
     liveStreamLimits: options.liveStreamLimits,
     onRoute: options.onRoute,
+    now: options.now,
   });
   await app.ready();
   return {
@@ -58,8 +60,9 @@ export async function createStaff(database: DatabaseHandle, email = 'staff@examp
   return createStaffService(createAuthRepository(database.db)).createStaffUser({ email, name: 'Pat Staff', password, role });
 }
 
+/** The session cookie a response set: `hvac_session`, or `__Host-hvac_session` on an https site. */
 export function sessionCookieFrom(response: LightMyRequestResponse): string | undefined {
-  return response.cookies.find((cookie) => cookie.name === sessionCookieName)?.value;
+  return response.cookies.find((cookie) => cookie.name === sessionCookieName || cookie.name === hostSessionCookieName)?.value;
 }
 
 /** Signs in through the real endpoint and returns the Cookie header value for later requests. */
@@ -67,5 +70,5 @@ export async function signIn(app: FastifyInstance, email = 'staff@example.com', 
   const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
   const token = sessionCookieFrom(response);
   if (response.statusCode !== 200 || !token) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
-  return `${sessionCookieName}=${token}`;
+  return `${app.sessionCookie.name}=${token}`;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '#server/config.ts';
+import { ConfigError, fastifyTrustProxy, loadConfig } from '#server/config.ts';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -101,6 +101,42 @@ describe('geocoding configuration', () => {
     expect(problemsOf({ GEOCODER: 'google', GOOGLE_MAPS_API_KEY: 'AIza-test' })).toEqual([]);
     expect(problemsOf({ GEOCODER: 'bing' })[0]).toBe('GEOCODER: must be one of zip, google, census, nominatim');
     expect(problemsOf({ GEOCODER_TIMEOUT_MS: '10' })[0]).toMatch(/^GEOCODER_TIMEOUT_MS:/);
+  });
+});
+
+describe('TRUST_PROXY (decision 018-b-client-addresses)', () => {
+  it('refuses true at start, naming the variable and saying what to use instead', () => {
+    for (const value of ['true', 'TRUE', 'yes']) {
+      const [problem] = problemsOf({ TRUST_PROXY: value });
+      expect(problem, value).toMatch(/^TRUST_PROXY: true would trust every X-Forwarded-For hop/);
+      expect(problem).toContain('TRUST_PROXY=1');
+      expect(problem).toContain('TRUST_PROXY=127.0.0.1,10.0.0.0/8');
+    }
+  });
+
+  it('reads false (the default), a hop count, or a list of proxy addresses and CIDR ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,fd00::/8, loopback' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8', 'loopback']);
+  });
+
+  it('refuses what is neither an address nor a range', () => {
+    for (const value of ['10.0.0.0/33', 'proxy.internal', '10.0.0.1,', '::1/129', '10.0.0.0/8/1', '11']) {
+      expect(problemsOf({ TRUST_PROXY: value })[0], value).toMatch(/^TRUST_PROXY: /);
+    }
+  });
+
+  it('turns a hop count into a function (a bare number would trust no peer in Fastify 5)', () => {
+    const trust = fastifyTrustProxy(1);
+    expect(typeof trust).toBe('function');
+    if (typeof trust !== 'function') return;
+    expect([trust('10.0.0.1', 0), trust('1.2.3.4', 1)]).toEqual([true, false]);
+    expect(fastifyTrustProxy(false)).toBe(false);
+    expect(fastifyTrustProxy(['10.0.0.0/8'])).toEqual(['10.0.0.0/8']);
   });
 });
 

@@ -6,7 +6,7 @@ import { Button } from './button.tsx';
  * traps focus and gives the backdrop; Escape and a click on the backdrop call onClose, and the
  * focus returns to the control that opened it. Mount it only while it is open.
  */
-export function Modal({
+export function Dialog({
   title,
   description,
   onClose,
@@ -59,6 +59,13 @@ export function Modal({
       onClick={(event) => {
         if (event.target === event.currentTarget) onClose();
       }}
+      onKeyDown={(event) => {
+        // Escape closes through React state (the 'cancel' listener covers other close requests).
+        if (event.key === 'Escape' && !event.defaultPrevented) {
+          event.preventDefault();
+          onClose();
+        }
+      }}
       className={`m-auto w-[calc(100%-2rem)] max-w-md rounded-lg bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/60 ${className}`}
     >
       <div className="p-6">
@@ -75,6 +82,9 @@ export function Modal({
     </dialog>
   );
 }
+
+/** The earlier name of `Dialog`, kept so screens move to the new name one at a time. */
+export const Modal = Dialog;
 
 /** "Are you sure?": Cancel has the focus, so Enter or Escape never destroys anything by accident. */
 export function ConfirmDialog({
@@ -96,7 +106,7 @@ export function ConfirmDialog({
 }) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   return (
-    <Modal title={title} description={message} onClose={() => (isPending ? undefined : onCancel())} initialFocusRef={cancelRef}>
+    <Dialog title={title} description={message} onClose={() => (isPending ? undefined : onCancel())} initialFocusRef={cancelRef}>
       <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button ref={cancelRef} variant="secondary" onClick={onCancel} disabled={isPending}>
           Cancel
@@ -105,6 +115,6 @@ export function ConfirmDialog({
           {isPending && pendingLabel ? pendingLabel : confirmLabel}
         </Button>
       </div>
-    </Modal>
+    </Dialog>
   );
 }

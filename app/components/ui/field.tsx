@@ -1,24 +1,32 @@
 import { useId, type InputHTMLAttributes } from 'react';
+import { controlClass } from './form-field.tsx';
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string };
+export { controlClass, errorAttributes, FormField } from './form-field.tsx';
 
-/** A labelled input whose error is tied to it and announced. */
-export function Field({ label, error, id, className, ...input }: FieldProps) {
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; error?: string };
+
+/**
+ * A labelled input with an optional hint under the label; its error is tied to it with
+ * `aria-describedby` (with the hint) and `aria-invalid`. For a select or textarea, or a control
+ * drawn by the screen, use `FormField` with `errorAttributes`.
+ */
+export function Field({ label, hint, error, id, className, ...input }: FieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const errorId = `${inputId}-error`;
+  const hintId = `${inputId}-hint`;
+  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className={className}>
       <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-base shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600 disabled:bg-slate-100 aria-[invalid=true]:border-red-600"
-        {...input}
-      />
+      {hint ? (
+        <p id={hintId} className="text-sm text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+      <input id={inputId} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={controlClass} {...input} />
       {error ? (
         <p id={errorId} className="mt-1 text-sm text-red-700">
           {error}

@@ -4,8 +4,8 @@ import { changeOwnPasswordSchema, passwordRuleProblem, staffMessages } from '#sh
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
-import { sessionQuery } from '#client/features/auth/session.ts';
-import { fieldErrorOf, messageOf, useChangeOwnPassword } from '#client/features/settings/staff-api.ts';
+import { sessionQuery } from '#client/features/auth/index.ts';
+import { fieldErrorOf, messageOf, useChangeOwnPassword } from '#client/features/settings/index.ts';
 import { company } from '#client/lib/company.ts';
 import { FieldErrorAnnouncement, NewPasswordField, useFocusField } from './new-password-field.tsx';
 

@@ -2,8 +2,8 @@ import { useRef, useState, type MouseEvent } from 'react';
 import { isLinkClick, useDismiss } from '#client/components/ui/use-dismiss.ts';
 import { Link, NavLink } from 'react-router';
 import type { StaffUser } from '#shared/auth.ts';
-import { useLogout } from '#client/features/auth/session.ts';
-import { NotificationBell } from '#client/features/notifications/notification-bell.tsx';
+import { useLogout } from '#client/features/auth/index.ts';
+import { NotificationBell } from '#client/features/notifications/index.ts';
 
 /** Spec 000 section 2: the admin header navigation, in this order. */
 export const adminNavigation = [

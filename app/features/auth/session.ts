@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { LoginInput, SessionResponse } from '#shared/auth.ts';
 import { apiFetch } from '#client/lib/api.ts';
@@ -12,6 +12,14 @@ export const sessionQuery = queryOptions({
   queryFn: ({ signal }) => apiFetch<SessionResponse>('/api/admin/session', { signal }),
   staleTime: 60_000,
 });
+
+/**
+ * Whether the signed-in staff member is an administrator: screens hide what only an admin may do
+ * (settings, deleting customers and photos; decision 018-f). The server enforces it regardless.
+ */
+export function useIsAdmin(): boolean {
+  return useQuery(sessionQuery).data?.user.role === 'admin';
+}
 
 export function useLogin() {
   const queryClient = useQueryClient();

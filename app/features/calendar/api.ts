@@ -1,9 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CalendarAppointmentUpdateInput, CalendarAssignInput, CalendarOverlap, CalendarRangeResponse, CalendarRescheduleInput } from '#shared/calendar.ts';
 import type { WorkOrderStatus } from '#shared/enums.ts';
-import type { WorkOrder } from '#shared/work-order.ts';
+import type { z } from 'zod';
+import type { workOrderCreateRequestSchema, WorkOrderCreateResponse, WorkOrderResponse } from '#shared/work-order.ts';
 import { ApiError, apiFetch } from '#client/lib/api.ts';
-import { workOrderKeys } from '#client/features/work-orders/api.ts';
+import { workOrderKeys } from '#client/features/work-orders/index.ts';
 
 /**
  * Every calendar query key starts with ['calendar']: the live updates invalidate that prefix when
@@ -46,25 +47,25 @@ function useCalendarMutation<Variables extends { id: string }>(request: (variabl
 
 export function useRescheduleAppointment() {
   return useCalendarMutation(({ id, ...body }: CalendarRescheduleInput & { id: string }) =>
-    apiFetch<{ workOrder: WorkOrder }>(`${workOrderPath(id)}/reschedule`, { method: 'POST', body }),
+    apiFetch<WorkOrderResponse>(`${workOrderPath(id)}/reschedule`, { method: 'POST', body }),
   );
 }
 
 export function useAssignTechnician() {
   return useCalendarMutation(({ id, ...body }: CalendarAssignInput & { id: string }) =>
-    apiFetch<{ workOrder: WorkOrder }>(`${workOrderPath(id)}/assign`, { method: 'POST', body }),
+    apiFetch<WorkOrderResponse>(`${workOrderPath(id)}/assign`, { method: 'POST', body }),
   );
 }
 
 export function useChangeAppointmentStatus() {
   return useCalendarMutation(({ id, ...body }: { id: string; status: WorkOrderStatus; expectedUpdatedAt: string }) =>
-    apiFetch<{ workOrder: WorkOrder }>(`${workOrderPath(id)}/status`, { method: 'POST', body }),
+    apiFetch<WorkOrderResponse>(`${workOrderPath(id)}/status`, { method: 'POST', body }),
   );
 }
 
 export function useUpdateAppointment() {
   return useCalendarMutation(({ id, ...body }: CalendarAppointmentUpdateInput & { id: string }) =>
-    apiFetch<{ workOrder: WorkOrder }>(`${workOrderPath(id)}/appointment`, { method: 'PUT', body }),
+    apiFetch<WorkOrderResponse>(`${workOrderPath(id)}/appointment`, { method: 'PUT', body }),
   );
 }
 
@@ -74,24 +75,13 @@ export function useDeleteAppointment() {
   );
 }
 
-export type AppointmentCreateBody = {
-  customerId: string;
-  title: string;
-  serviceType: string;
-  priority: string;
-  serviceDate: string;
-  startTime: string;
-  endTime: string;
-  timePreference: string;
-  description: string;
-  technicianId: string | null;
-  allowOverlap?: boolean;
-};
+/** 'Create New Appointment': the new-work-order body with the appointment's times (POST /api/admin/work-orders). */
+export type AppointmentCreateBody = z.input<ReturnType<typeof workOrderCreateRequestSchema>>;
 
 export function useCreateAppointment() {
   const invalidate = useInvalidateAfterChange();
   return useMutation({
-    mutationFn: (body: AppointmentCreateBody) => apiFetch<{ workOrder: WorkOrder }>('/api/admin/work-orders', { method: 'POST', body }),
+    mutationFn: (body: AppointmentCreateBody) => apiFetch<WorkOrderCreateResponse>('/api/admin/work-orders', { method: 'POST', body }),
     onSettled: () => invalidate(),
   });
 }

@@ -7,9 +7,8 @@ import { Button } from '#client/components/ui/button.tsx';
 import { Modal } from '#client/components/ui/dialog.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 import { ApiError } from '#client/lib/api.ts';
-import { useActiveTechnicians } from '#client/features/work-orders/api.ts';
-import { priorityLabel, serviceTypeLabel, workOrderStatusLabel } from '#client/features/work-orders/labels.ts';
-import { CustomerPicker, type PickedCustomer } from '#client/features/work-orders/work-order-new.tsx';
+import { useActiveTechnicians, priorityLabel, serviceTypeLabel, workOrderStatusLabel } from '#client/features/work-orders/index.ts';
+import { CustomerPicker, type PickedCustomer } from '#client/features/customers/index.ts';
 import { failureMessage, overlapsOf, useCreateAppointment, useUpdateAppointment } from './api.ts';
 import { OverlapList } from './overlap-list.tsx';
 
@@ -149,7 +148,9 @@ export function AppointmentDialog({
           showErrors(parsed.error.issues);
           return;
         }
-        await create.mutateAsync(body);
+        // The fields as typed; the choices with the types the schema checked (the same values).
+        const { serviceType, priority, timePreference } = parsed.data;
+        await create.mutateAsync({ ...body, serviceType, priority, timePreference });
         onSaved('Appointment created.');
       } else {
         const body = {

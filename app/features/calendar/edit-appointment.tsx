@@ -2,8 +2,8 @@ import { calendarMessages, type CalendarEvent } from '#shared/calendar.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { Modal } from '#client/components/ui/dialog.tsx';
-import { apiErrorMessage } from '#client/features/customers/api.ts';
-import { useWorkOrderDetail } from '#client/features/work-orders/api.ts';
+import { apiErrorMessage } from '#client/features/customers/index.ts';
+import { useWorkOrderDetail } from '#client/features/work-orders/index.ts';
 import { AppointmentDialog } from './appointment-dialog.tsx';
 
 /**

@@ -2,12 +2,12 @@ import { useId, useState } from 'react';
 import { calendarMessages, type CalendarEvent, type CalendarOverlap } from '#shared/calendar.ts';
 import type { WorkOrderStatus } from '#shared/enums.ts';
 import { canTransition, workOrderMessages } from '#shared/work-order.ts';
+import { addressLine, workOrderPlace, workOrderPlaceMessages } from '#shared/work-order-place.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
 import { ConfirmDialog, Modal } from '#client/components/ui/dialog.tsx';
-import { useActiveTechnicians } from '#client/features/work-orders/api.ts';
-import { formatCalendarDate, serviceTypeLabel, workOrderStatusLabel, workOrderStatusTone } from '#client/features/work-orders/labels.ts';
+import { useActiveTechnicians, formatCalendarDate, serviceTypeLabel, workOrderStatusLabel, workOrderStatusTone } from '#client/features/work-orders/index.ts';
 import { failureMessage, isStale, overlapsOf, useAssignTechnician, useChangeAppointmentStatus, useDeleteAppointment } from './api.ts';
 import { OverlapList } from './overlap-list.tsx';
 
@@ -124,7 +124,9 @@ export function EventDialog({
           <dt className="font-semibold text-slate-700">Phone</dt>
           <dd>{event.customer.phone ? <a className="text-brand-700 underline" href={`tel:${event.customer.phone}`}>{event.customer.phone}</a> : '—'}</dd>
           <dt className="font-semibold text-slate-700">Address</dt>
-          <dd>{event.customer.address || '—'}</dd>
+          <dd data-testid="event-address">
+            <PlaceText place={workOrderPlace(event, event.customer)} />
+          </dd>
           <dt className="font-semibold text-slate-700">Service Type</dt>
           <dd>{serviceTypeLabel(event.serviceType)}</dd>
           <dt className="font-semibold text-slate-700">Status</dt>
@@ -221,6 +223,17 @@ export function EventDialog({
           onCancel={() => setIsConfirmingDelete(false)}
         />
       ) : null}
+    </>
+  );
+}
+
+/** Where the job is: the work order's service address (so marked) or the customer's address. */
+function PlaceText({ place }: { place: ReturnType<typeof workOrderPlace> }) {
+  if (!place.address) return <>—</>;
+  return (
+    <>
+      {addressLine(place)}
+      {place.isServiceAddress ? <span className="block text-xs text-slate-600">{workOrderPlaceMessages.serviceAddress}</span> : null}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import type { CalendarOverlap } from '#shared/calendar.ts';
-import { formatCalendarDate } from '#client/features/work-orders/labels.ts';
+import { formatCalendarDate } from '#client/features/work-orders/index.ts';
 
 /** The jobs a double booking would collide with (409 SCHEDULE_OVERLAP details). */
 export function OverlapList({ overlaps }: { overlaps: CalendarOverlap[] }) {

@@ -17,7 +17,7 @@ import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { Modal } from '#client/components/ui/dialog.tsx';
 import { company } from '#client/lib/company.ts';
-import { useActiveTechnicians } from '#client/features/work-orders/api.ts';
+import { useActiveTechnicians } from '#client/features/work-orders/index.ts';
 import { failureMessage, isStale, overlapsOf, useCalendarRange, useRescheduleAppointment } from './api.ts';
 import { AppointmentDialog, type AppointmentDraft } from './appointment-dialog.tsx';
 import { EditAppointment } from './edit-appointment.tsx';

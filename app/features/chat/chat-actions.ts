@@ -43,8 +43,6 @@ export function replyOpensForm(reply: Pick<ChatReply, 'action' | 'category'>): b
   return reply.action === 'show_form' || reply.category === 'scheduling';
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Sends what the visitor typed; empty or whitespace-only messages are not sent (spec 000 section 5). */
 export async function sendChatMessage(text: string): Promise<void> {
   const message = text.trim();
@@ -52,9 +50,10 @@ export async function sendChatMessage(text: string): Promise<void> {
   if (!message || before.isReplyPending || !before.sessionId) return;
   appendMessage({ sender: 'user', text: message });
   updateChat((current) => ({ ...current, input: '', isReplyPending: true }));
-  // The customer remembered from a booking in this conversation (spec 000 section 4).
+  // The name the visitor booked under in this conversation (spec 000 section 4); the server links the
+  // session to its booking itself and never sends the browser a customer id.
   const customer = getChatState().customer;
-  const knownCustomer = customer && uuidPattern.test(customer.id) ? { id: customer.id, name: customer.name.slice(0, 120) } : undefined;
+  const knownCustomer = customer?.name ? { name: customer.name.slice(0, 120) } : undefined;
   const body: ChatRequest = { message, sessionId: before.sessionId, ...(knownCustomer ? { customer: knownCustomer } : {}) };
   let reply: ChatReply | undefined;
   try {
@@ -152,7 +151,6 @@ export async function submitBooking(): Promise<{ firstInvalid?: BookingField } |
       : {
           message: `Perfect! I've created your service request. Our team will contact you within 24 hours to confirm the appointment. You can also call us at ${company.phone} if you need immediate assistance.`,
           workOrderNumber: '',
-          customer: { id: '', name: body.name },
         };
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {
@@ -176,7 +174,8 @@ export async function submitBooking(): Promise<{ firstInvalid?: BookingField } |
   updateChat((state) => ({
     ...state,
     isFormOpen: false,
-    customer: response.customer.id ? { id: response.customer.id, name: response.customer.name } : state.customer,
+    // Remembered: the name the visitor typed, not anything the server knows about stored customers.
+    customer: { name: body.name },
     booking: { values: emptyBookingValues, errors: {}, formError: undefined, isSubmitting: false },
   }));
   appendMessage({ sender: 'ai', text: response.message, category: 'scheduling', urgency: 'low', action: 'none' });

@@ -20,7 +20,8 @@ export type ChatMessage = {
   urgency?: string;
   action?: string;
 };
-export type ChatCustomer = { id: string; name: string };
+/** The visitor as they named themselves in this conversation's booking (no server ids). */
+export type ChatCustomer = { name: string };
 
 export const bookingFields = ['name', 'phone', 'email', 'address', 'preferredDate', 'serviceType', 'description'] as const;
 export type BookingField = (typeof bookingFields)[number];
@@ -168,8 +169,6 @@ function readStored(): StoredChat | undefined {
     });
   }
   const customer =
-    isRecord(raw.customer) && typeof raw.customer.id === 'string' && typeof raw.customer.name === 'string'
-      ? { id: raw.customer.id, name: raw.customer.name }
-      : null;
+    isRecord(raw.customer) && typeof raw.customer.name === 'string' ? { name: raw.customer.name.slice(0, 120) } : null;
   return { sessionId: raw.sessionId, messages, customer, isOpen: raw.isOpen === true, isFormOpen: raw.isFormOpen === true };
 }

@@ -3,12 +3,13 @@ import { useState } from 'react';
 import {
   photoUploadField,
   photoUploadLimits,
-  type Customer,
   type CustomerListResponse,
   type CustomerPhoto,
   type CustomerProfileResponse,
+  type CustomerResponse,
   type CustomerValues,
 } from '#shared/customer.ts';
+import type { CustomerMatchDecision, CustomerMatchResolution } from '#shared/customer-match.ts';
 import type { ErrorCode } from '#shared/errors.ts';
 import { ApiError, apiFetch } from '#client/lib/api.ts';
 
@@ -61,7 +62,7 @@ export function useCustomerProfile(id: string, options: { enabled?: boolean } = 
 export function useCreateCustomer() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (values: CustomerValues) => apiFetch<{ customer: Customer }>(customersPath, { method: 'POST', body: values }),
+    mutationFn: (values: CustomerValues) => apiFetch<CustomerResponse>(customersPath, { method: 'POST', body: values }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: customerKeys.lists() }),
   });
 }
@@ -69,7 +70,7 @@ export function useCreateCustomer() {
 export function useUpdateCustomer(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (values: CustomerValues) => apiFetch<{ customer: Customer }>(customerPath(id), { method: 'PUT', body: values }),
+    mutationFn: (values: CustomerValues) => apiFetch<CustomerResponse>(customerPath(id), { method: 'PUT', body: values }),
     onSuccess: ({ customer }) => {
       queryClient.setQueryData<CustomerProfileResponse>(customerKeys.detail(id), (profile) => (profile ? { ...profile, customer } : profile));
       return queryClient.invalidateQueries({ queryKey: customerKeys.lists() });
@@ -178,4 +179,27 @@ export function useDeleteCustomerPhoto(id: string) {
 export function apiErrorMessage(error: unknown): string | undefined {
   if (error instanceof ApiError && error.code !== 'NETWORK') return error.message;
   return undefined;
+}
+
+/**
+ * "Same customer" / "New customer" on a chat booking's possible match (decision 018-a), from the
+ * work order's detail or the leads screen; refreshes work orders, leads and customers after.
+ */
+export function useResolveCustomerMatch() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ target, decision, expectedUpdatedAt }: { target: CustomerMatchTarget; decision: CustomerMatchDecision; expectedUpdatedAt: string }) =>
+      apiFetch<CustomerMatchResolution>(customerMatchPath(target), { method: 'POST', body: { decision, expectedUpdatedAt } }),
+    onSettled: () =>
+      Promise.all(
+        [customerKeys.all, ['work-orders'], ['leads'], ['calendar'], ['dashboard']].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      ),
+  });
+}
+
+export type CustomerMatchTarget = { kind: 'work_order' | 'chat_lead'; id: string };
+
+export function customerMatchPath(target: CustomerMatchTarget): string {
+  const id = encodeURIComponent(target.id);
+  return target.kind === 'work_order' ? `/api/admin/work-orders/${id}/customer-match` : `/api/admin/leads/chat/${id}/customer-match`;
 }

@@ -1,19 +1,15 @@
-import { useId } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { customerCountLabel, customerMessages, type CustomerListItem } from '#shared/customer.ts';
-import { useUrlSearch, withPage } from '#client/components/ui/use-url-search.ts';
+import { Card, EmptyCard, LoadErrorCard, LoadingCard } from '#client/components/ui/card.tsx';
+import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
+import { Pager, readPage } from '#client/components/ui/pager.tsx';
+import { SearchInput, useSearchInput } from '#client/components/ui/search-input.tsx';
+import { withPage } from '#client/components/ui/use-url-search.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
 import { apiErrorMessage, customerPageSize, useCustomerList } from './api.ts';
 import { cityLine, customerProfilePath, customerTypeLabels, customerTypeTones, newWorkOrderPath, telHref } from './labels.ts';
-
-/** Live search waits this long after the last keystroke. */
-
-function readPage(value: string | null): number {
-  const page = Number(value);
-  return Number.isInteger(page) && page >= 1 ? page : 1;
-}
 
 /** The new-customer screen hands over the name it saved, for a confirmation here. */
 export type DirectoryLocationState = { createdCustomerName?: string; deletedCustomerName?: string } | null;
@@ -24,13 +20,10 @@ export type DirectoryLocationState = { createdCustomerName?: string; deletedCust
  * states. A failed load is shown with a retry (the spec only logs it).
  */
 export function CustomerDirectory() {
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { draft, setDraft, search, searchParams, setSearchParams } = useSearchInput();
   const location = useLocation();
   const { createdCustomerName, deletedCustomerName } = (location.state as DirectoryLocationState) ?? {};
   const page = readPage(searchParams.get('page'));
-  const searchId = useId();
-
-  const { draft, setDraft, search } = useUrlSearch(searchParams, setSearchParams);
 
   const list = useCustomerList({ search, page });
   const total = list.data?.total ?? 0;
@@ -64,75 +57,42 @@ export function CustomerDirectory() {
         {deletedCustomerName ? <Alert tone="success">Customer {deletedCustomerName} was deleted.</Alert> : null}
       </div>
 
-      <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-        <label htmlFor={searchId} className="block text-sm font-medium text-slate-800">
-          Search customers
-        </label>
-        <div className="relative mt-1">
-          <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-slate-500">
-            <SearchIcon />
-          </span>
-          <input
-            id={searchId}
-            type="search"
-            name="search"
-            value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-            placeholder="Name, phone, email or address"
-            autoComplete="off"
-            enterKeyHint="search"
-            className="block w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-10 text-base text-slate-900 shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600"
-          />
-        </div>
-        <p role="status" className="mt-3 text-sm font-medium text-slate-700">
-          {list.isSuccess ? (
-            <>
-              <span>{customerCountLabel(total)}</span>
-              {isSearching ? <span className="font-normal text-slate-600"> matching “{search}”</span> : null}
-              {list.isPlaceholderData ? <span className="font-normal text-slate-600"> · Updating…</span> : null}
-            </>
-          ) : null}
-        </p>
-      </div>
+      <Card>
+        <SearchInput label="Search customers" name="search" value={draft} onChange={setDraft} placeholder="Name, phone, email or address" withIcon>
+          <p role="status" className="mt-3 text-sm font-medium text-slate-700">
+            {list.isSuccess ? (
+              <>
+                <span>{customerCountLabel(total)}</span>
+                {isSearching ? <span className="font-normal text-slate-600"> matching “{search}”</span> : null}
+                {list.isPlaceholderData ? <span className="font-normal text-slate-600"> · Updating…</span> : null}
+              </>
+            ) : null}
+          </p>
+        </SearchInput>
+      </Card>
 
       {list.isPending ? (
-        <p role="status" className="rounded-lg border border-slate-200 bg-white p-8 text-center text-slate-600">
-          Loading customers...
-        </p>
+        <LoadingCard>Loading customers...</LoadingCard>
       ) : list.isError ? (
-        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-6 text-center text-red-800">
-          <p className="font-semibold">Customers could not be loaded.</p>
-          <p className="mt-1 text-sm">{apiErrorMessage(list.error) ?? customerMessages.unexpected}</p>
-          <Button className="mt-4" onClick={() => void list.refetch()} disabled={list.isFetching}>
-            {list.isFetching ? 'Retrying...' : 'Try again'}
-          </Button>
-        </div>
+        <LoadErrorCard
+          title="Customers could not be loaded."
+          detail={apiErrorMessage(list.error) ?? customerMessages.unexpected}
+          isRetrying={list.isFetching}
+          onRetry={() => void list.refetch()}
+        />
       ) : customers.length === 0 && total > 0 ? (
-        <div className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center">
-          <p className="text-lg font-semibold text-slate-900">There is no page {page}.</p>
+        <EmptyCard title={`There is no page ${page}.`}>
           <Button variant="secondary" className="mt-4" onClick={() => goToPage(1)}>
             Go to the first page
           </Button>
-        </div>
+        </EmptyCard>
       ) : customers.length === 0 ? (
         <EmptyState isSearching={isSearching} />
       ) : (
         <div aria-busy={list.isPlaceholderData || undefined} className={list.isPlaceholderData ? 'opacity-70 transition-opacity' : ''}>
           <CustomerTable customers={customers} />
           <CustomerCards customers={customers} />
-          {pageCount > 1 ? (
-            <nav aria-label="Customer pages" className="mt-4 flex items-center justify-between gap-3">
-              <Button variant="secondary" onClick={() => goToPage(page - 1)} disabled={page <= 1}>
-                Previous
-              </Button>
-              <p className="text-sm text-slate-700">
-                Page {Math.min(page, pageCount)} of {pageCount}
-              </p>
-              <Button variant="secondary" onClick={() => goToPage(page + 1)} disabled={page >= pageCount}>
-                Next
-              </Button>
-            </nav>
-          ) : null}
+          <Pager label="Customer pages" className="mt-4" page={page} pageCount={pageCount} onPageChange={goToPage} />
         </div>
       )}
     </section>
@@ -141,8 +101,7 @@ export function CustomerDirectory() {
 
 function EmptyState({ isSearching }: { isSearching: boolean }) {
   return (
-    <div className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center">
-      <p className="text-lg font-semibold text-slate-900">{isSearching ? customerMessages.noResultsTitle : customerMessages.emptyTitle}</p>
+    <EmptyCard title={isSearching ? customerMessages.noResultsTitle : customerMessages.emptyTitle}>
       <p className="mt-1 text-slate-600">{isSearching ? customerMessages.noResultsText : customerMessages.emptyText}</p>
       {isSearching ? null : (
         <Link to="/admin/customers/new" className={buttonClass('accent', 'md', 'mt-5')}>
@@ -150,7 +109,7 @@ function EmptyState({ isSearching }: { isSearching: boolean }) {
           Add Customer
         </Link>
       )}
-    </div>
+    </EmptyCard>
   );
 }
 
@@ -187,53 +146,53 @@ function RowActions({ customer }: { customer: CustomerListItem }) {
 }
 
 /** Wide screens: a table. */
+const customerColumns: DataTableColumn<CustomerListItem>[] = [
+  {
+    key: 'name',
+    header: 'Name',
+    isRowHeader: true,
+    cell: (customer) => (
+      <>
+        <span className="block font-semibold text-slate-900">{customer.name}</span>
+        <Badge tone={customerTypeTones[customer.type]} className="mt-1">
+          {customerTypeLabels[customer.type]}
+        </Badge>
+      </>
+    ),
+  },
+  { key: 'contact', header: 'Contact', cellClassName: 'px-4 py-3 text-slate-700', cell: (customer) => <ContactLinks customer={customer} /> },
+  {
+    key: 'address',
+    header: 'Address',
+    cellClassName: 'px-4 py-3 text-slate-700',
+    cell: (customer) => (
+      <>
+        <span className="block">{customer.address}</span>
+        <span className="block text-slate-600">{cityLine(customer)}</span>
+      </>
+    ),
+  },
+  {
+    key: 'actions',
+    header: 'Actions',
+    headerClassName: 'px-4 py-3 text-right',
+    cell: (customer) => (
+      <div className="flex flex-wrap justify-end gap-2">
+        <RowActions customer={customer} />
+      </div>
+    ),
+  },
+];
+
 function CustomerTable({ customers }: { customers: CustomerListItem[] }) {
   return (
-    <div className="hidden overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm md:block">
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Customers</caption>
-        <thead className="bg-slate-100 text-xs font-semibold tracking-wide text-slate-700 uppercase">
-          <tr>
-            <th scope="col" className="px-4 py-3">
-              Name
-            </th>
-            <th scope="col" className="px-4 py-3">
-              Contact
-            </th>
-            <th scope="col" className="px-4 py-3">
-              Address
-            </th>
-            <th scope="col" className="px-4 py-3 text-right">
-              Actions
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200">
-          {customers.map((customer) => (
-            <tr key={customer.id} className="align-top hover:bg-slate-50">
-              <th scope="row" className="px-4 py-3 font-normal">
-                <span className="block font-semibold text-slate-900">{customer.name}</span>
-                <Badge tone={customerTypeTones[customer.type]} className="mt-1">
-                  {customerTypeLabels[customer.type]}
-                </Badge>
-              </th>
-              <td className="px-4 py-3 text-slate-700">
-                <ContactLinks customer={customer} />
-              </td>
-              <td className="px-4 py-3 text-slate-700">
-                <span className="block">{customer.address}</span>
-                <span className="block text-slate-600">{cityLine(customer)}</span>
-              </td>
-              <td className="px-4 py-3">
-                <div className="flex flex-wrap justify-end gap-2">
-                  <RowActions customer={customer} />
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Customers"
+      columns={customerColumns}
+      rows={customers}
+      rowKey={(customer) => customer.id}
+      className="hidden overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm md:block"
+    />
   );
 }
 
@@ -261,15 +220,6 @@ function CustomerCards({ customers }: { customers: CustomerListItem[] }) {
         </li>
       ))}
     </ul>
-  );
-}
-
-function SearchIcon() {
-  return (
-    <svg aria-hidden="true" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-      <circle cx="11" cy="11" r="7" />
-      <path d="m20 20-3.5-3.5" />
-    </svg>
   );
 }
 

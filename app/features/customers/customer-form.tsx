@@ -1,11 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { customerInputSchema, customerMessages, type Customer, type CustomerValues } from '#shared/customer.ts';
-import { customerTypes, refrigerantTypes, tonnages, type CustomerType } from '#shared/enums.ts';
+import { customerTypes, type CustomerType } from '#shared/enums.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
+import { cardClassName } from '#client/components/ui/card.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 import { ApiError } from '#client/lib/api.ts';
-import { customerTypeLabels, refrigerantLabel, tonnageLabel } from './labels.ts';
+import { EquipmentFields, TextField, type CustomerFieldErrors, type CustomerFieldName, type CustomerFormControls } from './customer-form-fields.tsx';
+import { customerTypeLabels } from './labels.ts';
 
 /** What the form holds: text as typed, booleans for the two equipment flags. */
 export type CustomerFormValues = {
@@ -28,8 +30,8 @@ export type CustomerFormValues = {
   tonnage: string;
 };
 
-type FieldName = keyof CustomerFormValues;
-type FieldErrors = Partial<Record<FieldName, string>>;
+type FieldName = CustomerFieldName;
+type FieldErrors = CustomerFieldErrors;
 
 /** Screen order: the first invalid field in this order gets the focus. */
 const fieldOrder: readonly FieldName[] = [
@@ -195,42 +197,10 @@ export function CustomerForm({
   }
 
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
-  const sectionClass = 'rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6';
+  const sectionClass = cardClassName('p-4 sm:p-6');
   const headingClass = 'text-lg font-semibold text-slate-900';
 
-  const textInput = (
-    name: Exclude<FieldName, 'hasIndoorUnit' | 'hasOutdoorUnit' | 'type'>,
-    props: { type?: string; autoComplete?: string; inputMode?: 'tel' | 'email' | 'numeric' | 'text'; maxLength?: number; required?: boolean; autoCapitalize?: string } = {},
-  ) => (
-    <input
-      id={fieldId(name)}
-      name={name}
-      type={props.type ?? 'text'}
-      value={values[name]}
-      onChange={(event) => update(name, event.target.value)}
-      autoComplete={props.autoComplete ?? 'off'}
-      inputMode={props.inputMode}
-      maxLength={props.maxLength}
-      autoCapitalize={props.autoCapitalize}
-      required={props.required}
-      {...errorAttributes(fieldId(name), errors[name])}
-      className={controlClass}
-    />
-  );
-
-  const checkbox = (name: 'hasIndoorUnit' | 'hasOutdoorUnit', label: string) => (
-    <label htmlFor={fieldId(name)} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-800 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
-      <input
-        id={fieldId(name)}
-        name={name}
-        type="checkbox"
-        checked={values[name]}
-        onChange={(event) => update(name, event.target.checked)}
-        className="h-5 w-5 rounded border-slate-400 accent-brand-700"
-      />
-      <span className="text-sm font-medium">{label}</span>
-    </label>
-  );
+  const form: CustomerFormControls = { fieldId, values, errors, update };
 
   const basicId = `${idPrefix}-basic`;
   const equipmentId = `${idPrefix}-equipment`;
@@ -250,9 +220,7 @@ export function CustomerForm({
           Basic Information
         </Heading>
         <div className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-6">
-          <FormField id={fieldId('name')} label="Name" isRequired error={errors.name} className="sm:col-span-4">
-            {textInput('name', { autoComplete: 'off', maxLength: 200, required: true })}
-          </FormField>
+          <TextField form={form} name="name" label="Name" maxLength={200} required className="sm:col-span-4" />
           <FormField id={fieldId('type')} label="Type" isRequired error={errors.type} className="sm:col-span-2">
             <select
               id={fieldId('type')}
@@ -270,24 +238,12 @@ export function CustomerForm({
               ))}
             </select>
           </FormField>
-          <FormField id={fieldId('phone')} label="Phone" isRequired error={errors.phone} className="sm:col-span-3">
-            {textInput('phone', { type: 'tel', inputMode: 'tel', maxLength: 40, required: true })}
-          </FormField>
-          <FormField id={fieldId('email')} label="Email" error={errors.email} className="sm:col-span-3">
-            {textInput('email', { type: 'email', inputMode: 'email', maxLength: 254 })}
-          </FormField>
-          <FormField id={fieldId('address')} label="Address" isRequired error={errors.address} className="sm:col-span-6">
-            {textInput('address', { maxLength: 300, required: true })}
-          </FormField>
-          <FormField id={fieldId('city')} label="City" isRequired error={errors.city} className="sm:col-span-3">
-            {textInput('city', { maxLength: 100, required: true })}
-          </FormField>
-          <FormField id={fieldId('state')} label="State" isRequired error={errors.state} className="sm:col-span-1">
-            {textInput('state', { maxLength: 2, required: true, autoCapitalize: 'characters' })}
-          </FormField>
-          <FormField id={fieldId('zip')} label="ZIP Code" error={errors.zip} className="sm:col-span-2">
-            {textInput('zip', { inputMode: 'numeric', maxLength: 10 })}
-          </FormField>
+          <TextField form={form} name="phone" label="Phone" type="tel" inputMode="tel" maxLength={40} required className="sm:col-span-3" />
+          <TextField form={form} name="email" label="Email" type="email" inputMode="email" maxLength={254} className="sm:col-span-3" />
+          <TextField form={form} name="address" label="Address" maxLength={300} required className="sm:col-span-6" />
+          <TextField form={form} name="city" label="City" maxLength={100} required className="sm:col-span-3" />
+          <TextField form={form} name="state" label="State" maxLength={2} required autoCapitalize="characters" className="sm:col-span-1" />
+          <TextField form={form} name="zip" label="ZIP Code" inputMode="numeric" maxLength={10} className="sm:col-span-2" />
           <FormField id={fieldId('notes')} label="Notes" error={errors.notes} className="sm:col-span-6">
             <textarea
               id={fieldId('notes')}
@@ -307,64 +263,7 @@ export function CustomerForm({
         <Heading id={equipmentId} className={headingClass}>
           HVAC Equipment
         </Heading>
-        <div className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-6">
-          <div className="grid grid-cols-1 gap-3 sm:col-span-6 sm:grid-cols-2">
-            {checkbox('hasIndoorUnit', 'Has indoor unit')}
-            {checkbox('hasOutdoorUnit', 'Has outdoor unit')}
-          </div>
-          <FormField id={fieldId('unitBrand')} label="Brand" error={errors.unitBrand} className="sm:col-span-2">
-            {textInput('unitBrand', { maxLength: 100 })}
-          </FormField>
-          <FormField id={fieldId('unitModel')} label="Model" error={errors.unitModel} className="sm:col-span-2">
-            {textInput('unitModel', { maxLength: 100 })}
-          </FormField>
-          <FormField id={fieldId('unitSerial')} label="Serial Number" error={errors.unitSerial} className="sm:col-span-2">
-            {textInput('unitSerial', { maxLength: 100 })}
-          </FormField>
-          <FormField id={fieldId('installDate')} label="Install Date" error={errors.installDate} className="sm:col-span-2">
-            {textInput('installDate', { type: 'date' })}
-          </FormField>
-          <FormField id={fieldId('refrigerantType')} label="Refrigerant" error={errors.refrigerantType} className="sm:col-span-2">
-            <select
-              id={fieldId('refrigerantType')}
-              name="refrigerantType"
-              value={values.refrigerantType}
-              onChange={(event) => update('refrigerantType', event.target.value)}
-              {...errorAttributes(fieldId('refrigerantType'), errors.refrigerantType)}
-              className={controlClass}
-            >
-              <option value="">Not specified</option>
-              {refrigerantTypes.map((type) => (
-                <option key={type} value={type}>
-                  {refrigerantLabel(type)}
-                </option>
-              ))}
-              {values.refrigerantType && !(refrigerantTypes as readonly string[]).includes(values.refrigerantType) ? (
-                <option value={values.refrigerantType}>{values.refrigerantType}</option>
-              ) : null}
-            </select>
-          </FormField>
-          <FormField id={fieldId('tonnage')} label="Tonnage" error={errors.tonnage} className="sm:col-span-2">
-            <select
-              id={fieldId('tonnage')}
-              name="tonnage"
-              value={values.tonnage}
-              onChange={(event) => update('tonnage', event.target.value)}
-              {...errorAttributes(fieldId('tonnage'), errors.tonnage)}
-              className={controlClass}
-            >
-              <option value="">Not specified</option>
-              {tonnages.map((tonnage) => (
-                <option key={tonnage} value={tonnage}>
-                  {tonnageLabel(tonnage)}
-                </option>
-              ))}
-              {values.tonnage && !(tonnages as readonly string[]).includes(values.tonnage) ? (
-                <option value={values.tonnage}>{values.tonnage}</option>
-              ) : null}
-            </select>
-          </FormField>
-        </div>
+        <EquipmentFields form={form} />
       </section>
 
       {children}

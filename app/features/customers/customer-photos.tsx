@@ -3,6 +3,7 @@ import { customerMessages, customerPhotoMessages, photoUploadLimits, type Custom
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
 import { Modal } from '#client/components/ui/dialog.tsx';
+import { useIsAdmin } from '#client/features/auth/index.ts';
 import { apiErrorMessage, useDeleteCustomerPhoto, useUploadCustomerPhotos } from './api.ts';
 
 /** Spec 000 section 9: the upload success message disappears after 3 seconds. */
@@ -122,6 +123,8 @@ export function PhotoManager({ customerId, photos }: { customerId: string; photo
   const hintId = useId();
   const upload = useUploadCustomerPhotos(customerId);
   const removal = useDeleteCustomerPhoto(customerId);
+  // Removing a photo is for administrators only (decision 018-f): a dispatcher can add, not remove.
+  const canRemove = useIsAdmin();
   const [successCount, setSuccessCount] = useState(0);
   const [errorMessage, setErrorMessage] = useState<string>();
   const [removingId, setRemovingId] = useState<string>();
@@ -226,17 +229,19 @@ export function PhotoManager({ customerId, photos }: { customerId: string; photo
             {photos.map((photo, index) => (
               <li key={photo.id} className="relative overflow-hidden rounded-md border border-slate-200 bg-slate-100">
                 <img src={photo.thumbnailUrl} alt={photoAlt(index)} loading="lazy" decoding="async" className="aspect-square w-full object-cover" />
-                <Button
-                  variant="danger"
-                  size="sm"
-                  onClick={() => removePhoto(photo, index)}
-                  disabled={removingId === photo.id}
-                  aria-label={`Remove photo ${index + 1}`}
-                  className="absolute top-2 right-2 bg-white/95"
-                >
-                  <TrashIcon />
-                  <span aria-hidden="true">{removingId === photo.id ? 'Removing...' : 'Remove'}</span>
-                </Button>
+                {canRemove ? (
+                  <Button
+                    variant="danger"
+                    size="sm"
+                    onClick={() => removePhoto(photo, index)}
+                    disabled={removingId === photo.id}
+                    aria-label={`Remove photo ${index + 1}`}
+                    className="absolute top-2 right-2 bg-white/95"
+                  >
+                    <TrashIcon />
+                    <span aria-hidden="true">{removingId === photo.id ? 'Removing...' : 'Remove'}</span>
+                  </Button>
+                ) : null}
               </li>
             ))}
           </ul>

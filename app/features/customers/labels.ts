@@ -65,9 +65,10 @@ export function fullAddress(customer: Pick<CustomerListItem, 'address' | 'city' 
   return [customer.address, cityLine(customer)].filter(Boolean).join(', ');
 }
 
-/** A Google Maps search for the address (opens in a new tab). */
-export function mapsSearchUrl(customer: Pick<CustomerListItem, 'address' | 'city' | 'state' | 'zip'>): string {
-  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(fullAddress(customer))}`;
+/** A Google Maps search for the address, or for an address as typed (opens in a new tab). */
+export function mapsSearchUrl(customer: Pick<CustomerListItem, 'address' | 'city' | 'state' | 'zip'> | string): string {
+  const address = typeof customer === 'string' ? customer : fullAddress(customer);
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(address)}`;
 }
 
 /** tel: link target: digits and a leading +, extensions dropped. */

@@ -9,6 +9,7 @@ import {
   type DashboardWorkOrder,
 } from '#shared/dashboard.ts';
 import { workOrderTimePreferenceLabels } from '#shared/work-order.ts';
+import { addressLine, workOrderPlace } from '#shared/work-order-place.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
@@ -22,7 +23,7 @@ import {
   workOrderNumberLabel,
   workOrderStatusLabel,
   workOrderStatusTone,
-} from '#client/features/work-orders/labels.ts';
+} from '#client/features/work-orders/index.ts';
 import { useDashboard } from './api.ts';
 
 /**
@@ -262,7 +263,7 @@ function WorkOrderItem({ workOrder, action, when }: { workOrder: DashboardWorkOr
           <span className="text-sm text-slate-600">{workOrderNumberLabel(workOrder)}</span>
         </p>
         <p className="text-sm break-words text-slate-700">
-          {workOrder.customer.name} · {workOrder.customer.address}
+          {workOrder.customer.name} · {addressLine(workOrderPlace(workOrder, workOrder.customer))}
         </p>
         <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
           <span>{when === 'time' ? time : formatCalendarDate(workOrder.serviceDate)}</span>

@@ -3,7 +3,7 @@ import { geocodingLimits, geocodingMessages, type GeocodingBatch } from '#shared
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
-import { customerProfilePath, placePinPath } from '#client/features/customers/labels.ts';
+import { customerProfilePath, placePinPath } from '#client/features/customers/index.ts';
 import { batchSummary, geocodingErrorMessage, useGeocodingStats } from './api.ts';
 import { useBatchRun } from './use-batch-run.ts';
 

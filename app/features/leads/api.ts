@@ -1,14 +1,13 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CustomerListItem } from '#shared/customer.ts';
 import type { LeadStatus } from '#shared/enums.ts';
 import type {
+  EstimateLeadResponse,
   LeadConversionInput,
   LeadConversionProposal,
   LeadConversionResult,
   LeadDetailResponse,
   LeadFilter,
   LeadKind,
-  LeadListItem,
   LeadListResponse,
   LeadStats,
 } from '#shared/lead.ts';
@@ -30,7 +29,6 @@ export const leadKeys = {
   stats: () => [...leadKeys.all, 'stats'] as const,
   detail: (kind: LeadKind, id: string) => [...leadKeys.all, 'detail', kind, id] as const,
   conversion: (id: string) => [...leadKeys.all, 'conversion', id] as const,
-  customerSearch: (q: string) => [...leadKeys.all, 'customer-search', q] as const,
 };
 
 const leadsPath = '/api/admin/leads';
@@ -80,7 +78,7 @@ export function useChangeLeadStatus() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, status, expectedUpdatedAt }: { id: string; status: LeadStatus; expectedUpdatedAt: string }) =>
-      apiFetch<{ lead: LeadListItem }>(`${leadPath('estimate', id)}/status`, { method: 'POST', body: { status, expectedUpdatedAt } }),
+      apiFetch<EstimateLeadResponse>(`${leadPath('estimate', id)}/status`, { method: 'POST', body: { status, expectedUpdatedAt } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: leadKeys.all }),
   });
 }
@@ -96,15 +94,5 @@ export function useConvertLead(id: string) {
         queryClient.invalidateQueries({ queryKey: ['work-orders'] }),
         queryClient.invalidateQueries({ queryKey: ['customers'] }),
       ]),
-  });
-}
-
-/** The conversion dialog's customer picker (the directory's lookup: name or phone, at most 10). */
-export function useCustomerSearch(q: string) {
-  return useQuery({
-    queryKey: leadKeys.customerSearch(q),
-    queryFn: ({ signal }) => apiFetch<{ customers: CustomerListItem[] }>(`/api/admin/customers/lookup?${new URLSearchParams({ q })}`, { signal }),
-    enabled: q.length >= 2,
-    placeholderData: keepPreviousData,
   });
 }

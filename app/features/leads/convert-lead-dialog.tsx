@@ -7,11 +7,11 @@ import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { Modal } from '#client/components/ui/dialog.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
-import { customerTypeLabels } from '#client/features/customers/labels.ts';
-import { WorkOrderFieldset } from '#client/features/work-orders/work-order-fields.tsx';
+import { CustomerPicker, customerTypeLabels } from '#client/features/customers/index.ts';
+import { WorkOrderFieldset } from '#client/features/work-orders/index.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
-import { useConversionProposal, useConvertLead, useCustomerSearch } from './api.ts';
+import { useConversionProposal, useConvertLead } from './api.ts';
 
 type CustomerFields = { name: string; type: string; phone: string; email: string; address: string; city: string; state: string; zip: string };
 type WorkOrderFields = LeadConversionProposal['workOrder'];
@@ -175,8 +175,13 @@ function ConversionForm({
           </span>
         </label>
         {customerMode === 'existing' ? (
-          <CustomerSearch
+          <CustomerPicker
             id={fieldId('customer.customerId')}
+            label="Find another customer"
+            hint="(name or phone)"
+            placeholder={null}
+            noResults={customerMessages.noResultsTitle}
+            className="ml-6 space-y-2"
             error={errors['customer.customerId']}
             onPick={(picked) => {
               setExisting(picked);
@@ -255,57 +260,5 @@ function ConversionForm({
         </Button>
       </div>
     </form>
-  );
-}
-
-/** Another existing customer: name or phone, at least 2 characters, at most 10 results (the pickers' rule). */
-function CustomerSearch({ id, error, onPick }: { id: string; error: string | undefined; onPick: (customer: CustomerListItem) => void }) {
-  const [draft, setDraft] = useState('');
-  const [query, setQuery] = useState('');
-  useEffect(() => {
-    const timer = window.setTimeout(() => setQuery(draft.trim()), 250);
-    return () => window.clearTimeout(timer);
-  }, [draft]);
-  const lookup = useCustomerSearch(query);
-  const customers = lookup.data?.customers ?? [];
-  return (
-    <div className="ml-6 space-y-2">
-      <FormField id={id} label="Find another customer" hint="(name or phone)" error={error}>
-        <input
-          id={id}
-          type="search"
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
-          autoComplete="off"
-          className={controlClass}
-          {...errorAttributes(id, error)}
-        />
-      </FormField>
-      <div aria-live="polite">
-        {query.length >= 2 && lookup.isSuccess ? (
-          customers.length === 0 ? (
-            <p className="text-sm text-slate-600">{customerMessages.noResultsTitle}</p>
-          ) : (
-            <ul aria-label="Matching customers" className="divide-y divide-slate-200 rounded-md border border-slate-200">
-              {customers.map((customer) => (
-                <li key={customer.id}>
-                  <button
-                    type="button"
-                    onClick={() => {
-                      onPick(customer);
-                      setDraft('');
-                    }}
-                    className="block w-full px-3 py-2 text-left text-sm hover:bg-brand-50 focus:bg-brand-50"
-                  >
-                    <span className="font-semibold text-slate-900">{customer.name}</span>
-                    <span className="block text-slate-600">{[customer.phone, customer.address].filter(Boolean).join(' · ')}</span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )
-        ) : null}
-      </div>
-    </div>
   );
 }

@@ -2,9 +2,9 @@ import type { EstimateServiceType, LeadSource, LeadStatus } from '#shared/enums.
 import { estimateServiceTypeLabels, estimateTimePreferenceLabels } from '#shared/estimate-labels.ts';
 import { leadDescriptionPreviewLength, leadSourceLabels, leadStatusLabels, type LeadKind, type LeadListItem } from '#shared/lead.ts';
 import type { BadgeTone } from '#client/components/ui/badge.tsx';
-import { serviceTypeLabel as workOrderServiceTypeLabel, truncate } from '#client/features/work-orders/labels.ts';
+import { serviceTypeLabel as workOrderServiceTypeLabel, truncate } from '#client/features/work-orders/index.ts';
 
-export { formatDateTime } from '#client/features/work-orders/labels.ts';
+export { formatDateTime } from '#client/features/work-orders/index.ts';
 
 const leadStatusTones: Record<LeadStatus, BadgeTone> = {
   pending: 'warning',

@@ -1,7 +1,7 @@
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { liveTopics, type LiveTopic } from '#shared/live-events.ts';
-import { authKeys } from '#client/features/auth/session.ts';
+import { authKeys } from '#client/features/auth/index.ts';
 import { liveMinIntervalMs, queryKeysForTopics } from './live-query-keys.ts';
 
 export const liveEventsPath = '/api/admin/events';

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { googleMapsSearchUrl, mapDefaults, mapMessages, type MapCustomer, type MapCustomerDetails, type MapProperty, type MapPropertyDetails, type MapWorkOrderSummary } from '#shared/map.ts';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
-import { cityLine, customerProfilePath, customerTypeLabels, customerTypeTones, telHref, workOrderStatusLabel, workOrderStatusTone } from '#client/features/customers/labels.ts';
+import { cityLine, customerProfilePath, customerTypeLabels, customerTypeTones, telHref, workOrderStatusLabel, workOrderStatusTone } from '#client/features/customers/index.ts';
 import { useMapCustomerDetails, useMapPropertyDetails } from './api.ts';
 
 // The popups (opened by a marker) and the sidebar (opened by 'View Details'), for both views.

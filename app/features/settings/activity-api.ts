@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AuditListResponse } from '#shared/audit.ts';
-import type { Technician } from '#shared/work-order.ts';
+import type { TechnicianListResponse } from '#shared/technician.ts';
 import { apiFetch } from '#client/lib/api.ts';
 
 export type ActivityParams = { entityType: string; entityId: string; page: number };
@@ -28,7 +28,7 @@ export function useActivity(params: ActivityParams) {
 export function useAllTechnicianNames() {
   return useQuery({
     queryKey: ['technicians', 'all'] as const,
-    queryFn: ({ signal }) => apiFetch<{ technicians: Technician[] }>('/api/admin/technicians', { signal }),
+    queryFn: ({ signal }) => apiFetch<TechnicianListResponse>('/api/admin/technicians', { signal }),
     select: (data) => new Map(data.technicians.map((technician) => [technician.id, technician.name])),
     staleTime: 60_000,
   });

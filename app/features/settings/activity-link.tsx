@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { activityPathFor, type AuditEntityType } from '#shared/audit.ts';
-import { sessionQuery } from '#client/features/auth/session.ts';
+import { sessionQuery } from '#client/features/auth/index.ts';
 
 /** 'View activity' on a record's screen: the activity log filtered to it. Admins only (the log is a settings screen). */
 export function ViewActivityLink({ entityType, entityId, className = '' }: { entityType: AuditEntityType; entityId: string; className?: string }) {

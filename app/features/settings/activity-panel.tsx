@@ -10,6 +10,7 @@ import {
 } from '#shared/audit.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
+import { DataTable, type DataTableColumn } from '#client/components/ui/data-table.tsx';
 import { company } from '#client/lib/company.ts';
 import { useActivity, useAllTechnicianNames } from './activity-api.ts';
 
@@ -76,6 +77,30 @@ function RecordCell({ entry }: { entry: AuditEntry }) {
 }
 
 /** Settings: activity log (issue 10): who changed what and when, filterable by record. */
+/** The log's columns; technician ids in changes are shown by name. */
+function activityColumns(technicianNames: Map<string, string> | undefined): DataTableColumn<AuditEntry>[] {
+  const header = 'px-3 py-2 font-semibold';
+  return [
+    {
+      key: 'when',
+      header: 'When',
+      headerClassName: header,
+      cellClassName: 'px-3 py-2 whitespace-nowrap text-slate-700',
+      cell: (entry) => <time dateTime={entry.occurredAt}>{whenFormat.format(new Date(entry.occurredAt))}</time>,
+    },
+    { key: 'who', header: 'Who', headerClassName: header, cellClassName: 'px-3 py-2 text-slate-900', cell: (entry) => entry.actorName },
+    { key: 'record', header: 'Record', headerClassName: header, cell: (entry) => <RecordCell entry={entry} /> },
+    {
+      key: 'action',
+      header: 'Action',
+      headerClassName: header,
+      cellClassName: 'px-3 py-2 whitespace-nowrap text-slate-900',
+      cell: (entry) => auditActionLabels[entry.action] ?? entry.action,
+    },
+    { key: 'changes', header: 'Changes', headerClassName: header, cell: (entry) => <Changes changes={entry.changes} technicianNames={technicianNames} /> },
+  ];
+}
+
 export function ActivityPanel() {
   const [searchParams, setSearchParams] = useSearchParams();
   const entityType = (auditEntityTypes as readonly string[]).includes(searchParams.get('entityType') ?? '') ? searchParams.get('entityType')! : '';
@@ -154,47 +179,18 @@ export function ActivityPanel() {
           {page > 1 ? 'No more activity.' : 'No activity recorded yet for this selection.'}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="sr-only">Activity log, newest first, page {page}</caption>
-            <thead className="bg-slate-50 text-left text-slate-700">
-              <tr>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  When
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Who
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Record
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Action
-                </th>
-                <th scope="col" className="px-3 py-2 font-semibold">
-                  Changes
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 align-top">
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td className="px-3 py-2 whitespace-nowrap text-slate-700">
-                    <time dateTime={entry.occurredAt}>{whenFormat.format(new Date(entry.occurredAt))}</time>
-                  </td>
-                  <td className="px-3 py-2 text-slate-900">{entry.actorName}</td>
-                  <td className="px-3 py-2">
-                    <RecordCell entry={entry} />
-                  </td>
-                  <td className="px-3 py-2 whitespace-nowrap text-slate-900">{auditActionLabels[entry.action] ?? entry.action}</td>
-                  <td className="px-3 py-2">
-                    <Changes changes={entry.changes} technicianNames={technicianNames} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Activity log, newest first, page ${page}`}
+          columns={activityColumns(technicianNames)}
+          rows={entries}
+          rowKey={(entry) => entry.id}
+          className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm"
+          tableClassName="min-w-full divide-y divide-slate-200 text-sm"
+          headClassName="bg-slate-50 text-left text-slate-700"
+          bodyClassName="divide-y divide-slate-100 align-top"
+          rowClassName=""
+          cellClassName="px-3 py-2"
+        />
       )}
 
       <nav aria-label="Activity pages" className="flex items-center gap-2">

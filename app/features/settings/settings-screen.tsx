@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { sessionQuery } from '#client/features/auth/session.ts';
+import { sessionQuery } from '#client/features/auth/index.ts';
 import { ActivityPanel } from './activity-panel.tsx';
 import { CompanyPanel } from './company-panel.tsx';
 import { DataPanel } from './data-panel.tsx';

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AddStaffInput, ChangeOwnPasswordInput, PasswordSetup, StaffAccount } from '#shared/auth.ts';
+import type { AddStaffInput, ChangeOwnPasswordInput, PasswordSetup, StaffChangeResponse as StaffChange, StaffListResponse } from '#shared/auth.ts';
 import type { StaffRole } from '#shared/enums.ts';
 import { ApiError, apiFetch } from '#client/lib/api.ts';
 
@@ -10,11 +10,9 @@ export const accountKeys = { all: ['account'] as const, password: () => [...acco
 const staffPath = '/api/admin/settings/staff';
 const staffMemberPath = (id: string) => `${staffPath}/${encodeURIComponent(id)}`;
 
-type StaffChange = { staff: StaffAccount; linkExpiresAt?: string };
-
 export const staffListQuery = queryOptions({
   queryKey: staffKeys.list(),
-  queryFn: ({ signal }) => apiFetch<{ staff: StaffAccount[] }>(staffPath, { signal }),
+  queryFn: ({ signal }) => apiFetch<StaffListResponse>(staffPath, { signal }),
 });
 
 export function useStaffList() {

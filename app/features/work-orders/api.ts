@@ -1,7 +1,21 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Customer, CustomerEquipment, CustomerListItem, CustomerValues } from '#shared/customer.ts';
-import type { WorkOrderPriority, WorkOrderServiceType, WorkOrderStatus } from '#shared/enums.ts';
-import type { Technician, WorkOrderListResponse, workOrderStatusFilters } from '#shared/work-order.ts';
+import type { z } from 'zod';
+import type { WorkOrderStatus } from '#shared/enums.ts';
+import type { TechnicianListResponse } from '#shared/technician.ts';
+import type {
+  inspectionReportSchema,
+  WorkOrder,
+  workOrderCreateBodySchema,
+  WorkOrderCreateResponse,
+  WorkOrderDetailResponse,
+  WorkOrderListResponse,
+  WorkOrderResponse,
+  workOrderScheduleSchema,
+  workOrderStatusFilters,
+  workOrderTaskCreateSchema,
+  workOrderTaskUpdateSchema,
+  WorkOrderUpdateInput,
+} from '#shared/work-order.ts';
 import { ApiError, apiFetch } from '#client/lib/api.ts';
 
 export const workOrderPageSize = 25;
@@ -9,53 +23,8 @@ export const workOrderPageSize = 25;
 export type WorkOrderStatusFilter = (typeof workOrderStatusFilters)[number];
 export type WorkOrderListParams = { status: WorkOrderStatusFilter; search: string; page: number; pageSize?: number };
 
-/** A work order as the detail screen reads it (GET /api/admin/work-orders/:id). */
-export type WorkOrder = {
-  id: string;
-  workOrderNumber: string | null;
-  customerId: string;
-  title: string;
-  description: string;
-  notes: string | null;
-  serviceType: WorkOrderServiceType | string;
-  serviceDate: string;
-  timePreference: string;
-  priority: WorkOrderPriority | string;
-  status: WorkOrderStatus;
-  technicianId: string | null;
-  equipmentId: string | null;
-  scheduledDate: string | null;
-  scheduledStartTime: string | null;
-  scheduledEndTime: string | null;
-  estimatedDuration: number | null;
-  specialInstructions: string | null;
-  startedAt: string | null;
-  completedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
-
-export type InspectionReport = {
-  id: string;
-  mca: number | null;
-  mocp: number | null;
-  tempSplit: number | null;
-  staticPressure: number | null;
-  inspectionItems: string[];
-  createdAt: string;
-};
-
-export type WorkOrderTask = { id: string; taskName: string; status: string; timeSpentMinutes: number | null; createdAt: string };
-
-export type WorkOrderDetailResponse = {
-  workOrder: WorkOrder;
-  customer: Customer;
-  technician: Pick<Technician, 'id' | 'name'> | null;
-  equipment: CustomerEquipment | null;
-  inspectionReport: InspectionReport | null;
-  tasks: WorkOrderTask[];
-  timeline: { createdAt: string; scheduledAt?: string | null; startedAt: string | null; completedAt: string | null };
-};
+/** The answers, as the server's route schemas declare them (shared/work-order.ts). */
+export type { InspectionReport, WorkOrder, WorkOrderDetailResponse, WorkOrderTask } from '#shared/work-order.ts';
 
 /** What describes a work order, on the new-work-order form and in 'Edit Details'. */
 export type WorkOrderFieldValues = {
@@ -69,26 +38,12 @@ export type WorkOrderFieldValues = {
 
 /** The work order fields of the new work order form (the body of POST /api/admin/work-orders). */
 export type WorkOrderFields = WorkOrderFieldValues & { notes: string };
-export type WorkOrderCreateBody = WorkOrderFields & ({ customerId: string } | { customer: CustomerValues });
-
-export type ScheduleBody = {
-  date: string;
-  startTime: string;
-  durationHours: number;
-  technicianId: string | null;
-  specialInstructions: string | null;
-  expectedUpdatedAt: string;
-};
-
-export type InspectionReportBody = {
-  mca: number | null;
-  mocp: number | null;
-  tempSplit: number | null;
-  staticPressure: number | null;
-  inspectionItems: string[];
-};
-
-export type TaskBody = { taskName: string; status: string; timeSpentMinutes: number | null };
+/** The body of POST /api/admin/work-orders: an existing customer's id, or a new customer. */
+export type WorkOrderCreateBody = z.input<ReturnType<typeof workOrderCreateBodySchema>>;
+export type ScheduleBody = z.input<ReturnType<typeof workOrderScheduleSchema>>;
+export type InspectionReportBody = z.input<typeof inspectionReportSchema>;
+export type TaskBody = z.input<typeof workOrderTaskCreateSchema>;
+export type TaskUpdateBody = z.input<typeof workOrderTaskUpdateSchema>;
 
 /** Query keys of everything work-order shaped. */
 export const workOrderKeys = {
@@ -99,7 +54,6 @@ export const workOrderKeys = {
   details: () => [...workOrderKeys.all, 'detail'] as const,
   detail: (id: string) => [...workOrderKeys.details(), id] as const,
   technicians: () => ['technicians', 'active'] as const,
-  customerLookup: (q: string) => ['customers', 'lookup', q] as const,
 };
 
 const workOrdersPath = '/api/admin/work-orders';
@@ -137,25 +91,15 @@ export function useWorkOrderDetail(id: string) {
 export function useActiveTechnicians() {
   return useQuery({
     queryKey: workOrderKeys.technicians(),
-    queryFn: ({ signal }) => apiFetch<{ technicians: Technician[] }>('/api/admin/technicians?active=true', { signal }),
+    queryFn: ({ signal }) => apiFetch<TechnicianListResponse>('/api/admin/technicians?active=true', { signal }),
     staleTime: 5 * 60_000,
-  });
-}
-
-/** The picker: name or phone, at least 2 characters (the caller only enables it then). */
-export function useCustomerLookup(q: string) {
-  return useQuery({
-    queryKey: workOrderKeys.customerLookup(q),
-    queryFn: ({ signal }) => apiFetch<{ customers: CustomerListItem[] }>(`/api/admin/customers/lookup?${new URLSearchParams({ q })}`, { signal }),
-    enabled: q.length >= 2,
-    placeholderData: keepPreviousData,
   });
 }
 
 export function useCreateWorkOrder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: WorkOrderCreateBody) => apiFetch<{ workOrder: { id: string; workOrderNumber: string | null } }>(workOrdersPath, { method: 'POST', body }),
+    mutationFn: (body: WorkOrderCreateBody) => apiFetch<WorkOrderCreateResponse>(workOrdersPath, { method: 'POST', body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['customers'] }).then(() => queryClient.invalidateQueries({ queryKey: workOrderKeys.lists() })),
   });
 }
@@ -165,7 +109,7 @@ export function useChangeWorkOrderStatus() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, status, expectedUpdatedAt }: { id: string; status: WorkOrderStatus; expectedUpdatedAt: string }) =>
-      apiFetch<{ workOrder: WorkOrder }>(`${workOrderPath(id)}/status`, { method: 'POST', body: { status, expectedUpdatedAt } }),
+      apiFetch<WorkOrderResponse>(`${workOrderPath(id)}/status`, { method: 'POST', body: { status, expectedUpdatedAt } }),
     onSettled: (_data, _error, { id }) =>
       Promise.all([queryClient.invalidateQueries({ queryKey: workOrderKeys.lists() }), queryClient.invalidateQueries({ queryKey: workOrderKeys.detail(id) })]),
   });
@@ -181,14 +125,10 @@ function useDetailMutation<Variables>(id: string, request: (variables: Variables
 }
 
 /** The body of PUT /api/admin/work-orders/:id ('Edit Details'). */
-export type WorkOrderUpdateBody = WorkOrderFieldValues & {
-  technicianId: string | null;
-  equipmentId: string | null;
-  expectedUpdatedAt: string;
-};
+export type WorkOrderUpdateBody = WorkOrderUpdateInput;
 
 export function useUpdateWorkOrder(id: string) {
-  return useDetailMutation(id, (body: WorkOrderUpdateBody) => apiFetch<{ workOrder: WorkOrder }>(workOrderPath(id), { method: 'PUT', body }));
+  return useDetailMutation(id, (body: WorkOrderUpdateBody) => apiFetch<WorkOrderResponse>(workOrderPath(id), { method: 'PUT', body }));
 }
 
 /** The current values a 409 conflict answer carries. */
@@ -198,12 +138,12 @@ export function conflictCurrent(error: unknown): WorkOrder | undefined {
 
 export function useUpdateWorkOrderNotes(id: string) {
   return useDetailMutation(id, (body: { notes: string; expectedUpdatedAt: string }) =>
-    apiFetch<{ workOrder: WorkOrder }>(`${workOrderPath(id)}/notes`, { method: 'PUT', body }),
+    apiFetch<WorkOrderResponse>(`${workOrderPath(id)}/notes`, { method: 'PUT', body }),
   );
 }
 
 export function useScheduleWorkOrder(id: string) {
-  return useDetailMutation(id, (body: ScheduleBody) => apiFetch<{ workOrder: WorkOrder }>(`${workOrderPath(id)}/schedule`, { method: 'POST', body }));
+  return useDetailMutation(id, (body: ScheduleBody) => apiFetch<WorkOrderResponse>(`${workOrderPath(id)}/schedule`, { method: 'POST', body }));
 }
 
 export function useAddWorkOrderTask(id: string) {
@@ -211,7 +151,7 @@ export function useAddWorkOrderTask(id: string) {
 }
 
 export function useUpdateWorkOrderTask(id: string) {
-  return useDetailMutation(id, ({ taskId, ...body }: Partial<TaskBody> & { taskId: string }) =>
+  return useDetailMutation(id, ({ taskId, ...body }: TaskUpdateBody & { taskId: string }) =>
     apiFetch<unknown>(`${workOrderPath(id)}/tasks/${encodeURIComponent(taskId)}`, { method: 'PATCH', body }),
   );
 }

@@ -4,16 +4,19 @@ import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { Modal } from '#client/components/ui/dialog.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
-import { apiErrorMessage, useCustomerProfile } from '#client/features/customers/api.ts';
+import { apiErrorMessage, useCustomerProfile, formatCalendarDate } from '#client/features/customers/index.ts';
 import { ApiError } from '#client/lib/api.ts';
-import { conflictCurrent, useActiveTechnicians, useUpdateWorkOrder, type WorkOrder, type WorkOrderFieldValues, type WorkOrderUpdateBody } from './api.ts';
-import { formatCalendarDate } from '#client/features/customers/labels.ts';
+import { conflictCurrent, useActiveTechnicians, useUpdateWorkOrder, type WorkOrder, type WorkOrderFieldValues } from './api.ts';
 import { priorityLabel, serviceTypeLabel } from './labels.ts';
-import { WorkOrderFieldset } from './work-order-fields.tsx';
+import { addressLine } from '#shared/work-order-place.ts';
+import { serviceAddressBody, serviceAddressValuesOf, ServiceAddressFieldset, type ServiceAddressValues, WorkOrderFieldset } from './work-order-fields.tsx';
 
-type Values = WorkOrderFieldValues & { technicianId: string; equipmentId: string };
+type Values = WorkOrderFieldValues & ServiceAddressValues & { technicianId: string; equipmentId: string };
 type FieldName = keyof Values;
-const fieldOrder: readonly FieldName[] = ['title', 'serviceType', 'priority', 'serviceDate', 'timePreference', 'description', 'technicianId', 'equipmentId'];
+const fieldOrder: readonly FieldName[] = [
+  'title', 'serviceType', 'priority', 'serviceDate', 'timePreference', 'description', 'technicianId', 'equipmentId',
+  'serviceAddress', 'serviceCity', 'serviceState', 'serviceZip',
+];
 
 const valuesOf = (workOrder: WorkOrder): Values => ({
   title: workOrder.title,
@@ -24,6 +27,7 @@ const valuesOf = (workOrder: WorkOrder): Values => ({
   description: workOrder.description,
   technicianId: workOrder.technicianId ?? '',
   equipmentId: workOrder.equipmentId ?? '',
+  ...serviceAddressValuesOf(workOrder),
 });
 
 /** How a field of a work order reads to a person (the conflict notice lists the current values). */
@@ -36,6 +40,10 @@ const fieldLabels: Record<FieldName, string> = {
   description: 'Description',
   technicianId: 'Technician',
   equipmentId: 'Equipment',
+  serviceAddress: 'Service address',
+  serviceCity: 'Service city',
+  serviceState: 'Service state',
+  serviceZip: 'Service ZIP',
 };
 
 /**
@@ -83,16 +91,18 @@ export function EditDetailsDialog({ workOrder, technicianName, onClose, onSaved 
     if (name === 'timePreference') return workOrderTimePreferenceLabels[value as keyof typeof workOrderTimePreferenceLabels] ?? value;
     if (name === 'technicianId') return technicianOptions.find((technician) => technician.id === value)?.name ?? (value ? 'another technician' : 'Unassigned');
     if (name === 'equipmentId') return equipmentOptions.find((item) => item.id === value)?.equipmentType ?? (value ? 'other equipment' : 'None');
-    return value;
+    if (name === 'serviceAddress') return current.serviceAddress ? addressLine({ address: current.serviceAddress, city: current.serviceCity, state: current.serviceState, zip: current.serviceZip }) : 'None';
+    return value || 'None';
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(undefined);
-    const body: WorkOrderUpdateBody = {
+    const body = {
       ...values,
       technicianId: values.technicianId || null,
       equipmentId: values.equipmentId || null,
+      ...serviceAddressBody(values),
       expectedUpdatedAt: base.updatedAt,
     };
     const result = workOrderUpdateSchema.safeParse(body);
@@ -107,7 +117,9 @@ export function EditDetailsDialog({ workOrder, technicianName, onClose, onSaved 
       return;
     }
     try {
-      await update.mutateAsync(body);
+      // The fields as typed; the choices with the types the schema checked (the same values).
+      const { serviceType, priority, timePreference } = result.data;
+      await update.mutateAsync({ ...body, serviceType, priority, timePreference });
       onSaved();
     } catch (failure) {
       const current = conflictCurrent(failure);
@@ -196,6 +208,7 @@ export function EditDetailsDialog({ workOrder, technicianName, onClose, onSaved 
               </select>
             </FormField>
           </div>
+          <ServiceAddressFieldset values={values} errors={errors} fieldId={fieldId} onChange={change} />
         </WorkOrderFieldset>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={onClose} disabled={update.isPending}>

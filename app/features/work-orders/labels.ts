@@ -1,7 +1,7 @@
 import type { WorkOrderPriority, WorkOrderServiceType } from '#shared/enums.ts';
 import type { BadgeTone } from '#client/components/ui/badge.tsx';
 
-export { formatCalendarDate, workOrderStatusLabel, workOrderStatusTone } from '#client/features/customers/labels.ts';
+export { formatCalendarDate, workOrderStatusLabel, workOrderStatusTone } from '#client/features/customers/index.ts';
 
 export const workOrderServiceTypeLabels: Record<WorkOrderServiceType, string> = {
   repair: 'Repair',

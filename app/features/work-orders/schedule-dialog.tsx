@@ -6,7 +6,7 @@ import { Button } from '#client/components/ui/button.tsx';
 import { Modal } from '#client/components/ui/dialog.tsx';
 import { controlClass, FormField } from '#client/components/ui/form-field.tsx';
 import { company } from '#client/lib/company.ts';
-import { apiErrorMessage } from '#client/features/customers/api.ts';
+import { apiErrorMessage } from '#client/features/customers/index.ts';
 import { useActiveTechnicians, useScheduleWorkOrder, isConflict, type WorkOrder } from './api.ts';
 import { formatClockTime } from './labels.ts';
 
@@ -44,14 +44,16 @@ export function ScheduleDialog({
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(undefined);
-    if (!isComplete) {
+    // One of the offered start times (the select's options), with the type the schema checks.
+    const start = scheduleStartTimes.find((time) => time === startTime);
+    if (!isComplete || !start) {
       setError(workOrderMessages.scheduleNeedsDateAndTime);
       return;
     }
     try {
       await schedule.mutateAsync({
         date,
-        startTime,
+        startTime: start,
         durationHours,
         technicianId: technicianId || null,
         specialInstructions: specialInstructions.trim() || null,

@@ -1,14 +1,15 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { customerMatchMessages } from '#shared/customer-match.ts';
 import type { WorkOrderStatus } from '#shared/enums.ts';
 import { allowedTransitions, workOrderMessages, workOrderTimePreferenceLabels } from '#shared/work-order.ts';
+import { addressLine, workOrderPlace } from '#shared/work-order-place.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
 import { ConfirmDialog } from '#client/components/ui/dialog.tsx';
 import { controlClass, FormField } from '#client/components/ui/form-field.tsx';
-import { apiErrorMessage } from '#client/features/customers/api.ts';
-import { customerProfilePath, fullAddress, mapsSearchUrl, telHref } from '#client/features/customers/labels.ts';
+import { apiErrorMessage, customerProfilePath, fullAddress, mapsSearchUrl, telHref, PossibleMatchPanel } from '#client/features/customers/index.ts';
 import { company } from '#client/lib/company.ts';
 import {
   isConflict,
@@ -37,7 +38,7 @@ import {
 } from './labels.ts';
 import { EditDetailsDialog } from './edit-details-dialog.tsx';
 import { ScheduleDialog } from './schedule-dialog.tsx';
-import { ViewActivityLink } from '#client/features/settings/activity-link.tsx';
+import { ViewActivityLink } from '#client/features/settings/index.ts';
 
 type Notice = { tone: 'success' | 'error' | 'info'; text: string };
 
@@ -87,7 +88,7 @@ export function WorkOrderDetail({ id }: { id: string }) {
 }
 
 function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
-  const { workOrder, customer, technician, equipment, inspectionReport, tasks, timeline } = data;
+  const { workOrder, customer, technician, equipment, inspectionReport, tasks, timeline, possibleMatch } = data;
   const [notice, setNotice] = useState<Notice>();
   const [isScheduling, setIsScheduling] = useState(false);
   const [isEditing, setIsEditing] = useState(false);
@@ -111,6 +112,7 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
     }
   }
 
+  const place = workOrderPlace(workOrder, customer);
   const scheduledLine = workOrder.scheduledDate
     ? `${formatCalendarDate(workOrder.scheduledDate.slice(0, 10))}${workOrder.scheduledStartTime ? ` at ${formatClockTime(workOrder.scheduledStartTime)}` : ''}${
         workOrder.scheduledEndTime ? ` – ${formatClockTime(workOrder.scheduledEndTime)}` : ''
@@ -144,6 +146,15 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
       <div aria-live="polite" aria-atomic="true">
         {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
       </div>
+
+      {possibleMatch ? (
+        <PossibleMatchPanel
+          match={possibleMatch}
+          target={{ kind: 'work_order', id: workOrder.id }}
+          expectedUpdatedAt={workOrder.updatedAt}
+          onResolved={(text) => setNotice({ tone: 'success', text })}
+        />
+      ) : null}
 
       <div className="grid gap-5 lg:grid-cols-3">
         <div className="space-y-5 lg:col-span-2">
@@ -186,6 +197,14 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
               <Detail label="Time preference">
                 {workOrderTimePreferenceLabels[workOrder.timePreference as keyof typeof workOrderTimePreferenceLabels] ?? workOrder.timePreference}
               </Detail>
+              {place.isServiceAddress ? (
+                <Detail label={customerMatchMessages.serviceAddress}>
+                  <a href={mapsSearchUrl(addressLine(place))} target="_blank" rel="noreferrer" className="text-brand-700 underline">
+                    {addressLine(place)}
+                    <span className="sr-only"> (opens Google Maps in a new tab)</span>
+                  </a>
+                </Detail>
+              ) : null}
               <Detail label="Service type">{serviceTypeLabel(workOrder.serviceType)}</Detail>
               <Detail label="Technician">{technician?.name ?? 'Unassigned'}</Detail>
               <Detail label="Estimated duration">

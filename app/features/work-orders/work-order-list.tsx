@@ -1,7 +1,11 @@
 import { useId, useState } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { listTransitions, workOrderMessages, workOrderStatusFilters, type WorkOrderListItem } from '#shared/work-order.ts';
-import { useUrlSearch, withPage } from '#client/components/ui/use-url-search.ts';
+import { addressLine, workOrderPlace, workOrderPlaceMessages } from '#shared/work-order-place.ts';
+import { LoadErrorCard, LoadingCard } from '#client/components/ui/card.tsx';
+import { Pager, readPage } from '#client/components/ui/pager.tsx';
+import { SearchInput, useSearchInput } from '#client/components/ui/search-input.tsx';
+import { withPage } from '#client/components/ui/use-url-search.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
@@ -25,11 +29,6 @@ import {
 /** The new work order screen hands over its success message. */
 export type WorkOrderListLocationState = { message?: string } | null;
 
-function readPage(value: string | null): number {
-  const page = Number(value);
-  return Number.isInteger(page) && page >= 1 ? page : 1;
-}
-
 function readStatus(value: string | null): WorkOrderStatusFilter {
   return (workOrderStatusFilters as readonly string[]).includes(value ?? '') ? (value as WorkOrderStatusFilter) : 'all';
 }
@@ -41,17 +40,14 @@ const statusFilterLabel = (status: WorkOrderStatusFilter) => (status === 'all' ?
  * changes (pending → in progress, in progress → completed), paging and the spec's empty states.
  */
 export function WorkOrderList() {
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { draft, setDraft, search, searchParams, setSearchParams } = useSearchInput();
   const location = useLocation();
   const createdMessage = (location.state as WorkOrderListLocationState)?.message;
   const status = readStatus(searchParams.get('status'));
   const page = readPage(searchParams.get('page'));
-  const searchId = useId();
   const statusId = useId();
   const [actionError, setActionError] = useState<string>();
   const changeStatus = useChangeWorkOrderStatus();
-
-  const { draft, setDraft, search } = useUrlSearch(searchParams, setSearchParams);
 
   const list = useWorkOrderList({ status, search, page });
   const total = list.data?.total ?? 0;
@@ -110,22 +106,7 @@ export function WorkOrderList() {
       <div aria-live="assertive">{actionError ? <Alert>{actionError}</Alert> : null}</div>
 
       <div className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-[1fr_14rem]">
-        <div>
-          <label htmlFor={searchId} className="block text-sm font-medium text-slate-800">
-            Search work orders
-          </label>
-          <input
-            id={searchId}
-            type="search"
-            name="search"
-            value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-            placeholder={workOrderMessages.searchPlaceholder}
-            autoComplete="off"
-            enterKeyHint="search"
-            className={controlClass}
-          />
-        </div>
+        <SearchInput label="Search work orders" name="search" value={draft} onChange={setDraft} placeholder={workOrderMessages.searchPlaceholder} />
         <div>
           <label htmlFor={statusId} className="block text-sm font-medium text-slate-800">
             Status
@@ -146,16 +127,9 @@ export function WorkOrderList() {
       </div>
 
       {list.isPending ? (
-        <p role="status" className="rounded-lg border border-slate-200 bg-white p-8 text-center text-slate-600">
-          {workOrderMessages.loading}
-        </p>
+        <LoadingCard>{workOrderMessages.loading}</LoadingCard>
       ) : list.isError ? (
-        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-6 text-center text-red-800">
-          <p className="font-semibold">Work orders could not be loaded.</p>
-          <Button className="mt-4" onClick={() => void list.refetch()} disabled={list.isFetching}>
-            {list.isFetching ? 'Retrying...' : 'Try again'}
-          </Button>
-        </div>
+        <LoadErrorCard title="Work orders could not be loaded." isRetrying={list.isFetching} onRetry={() => void list.refetch()} />
       ) : workOrders.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center text-lg font-semibold text-slate-900">
           {isFiltered ? workOrderMessages.noMatches : workOrderMessages.noneYet}
@@ -172,20 +146,7 @@ export function WorkOrderList() {
               />
             ))}
           </ul>
-          {pageCount > 1 || hasNextPage ? (
-            <nav aria-label="Pagination" className="flex items-center justify-between gap-3">
-              <Button variant="secondary" onClick={() => goToPage(page - 1)} disabled={page <= 1}>
-                Previous
-              </Button>
-              <p className="text-sm text-slate-700">
-                Page {page} of {Math.max(page, pageCount)}
-                {isTotalCapped ? '+' : ''}
-              </p>
-              <Button variant="secondary" onClick={() => goToPage(page + 1)} disabled={!hasNextPage}>
-                Next
-              </Button>
-            </nav>
-          ) : null}
+          <Pager page={page} pageCount={pageCount} hasNextPage={hasNextPage} isCapped={isTotalCapped} onPageChange={goToPage} />
         </>
       )}
     </section>
@@ -195,6 +156,7 @@ export function WorkOrderList() {
 function WorkOrderCard({ workOrder, isUpdating, onQuickChange }: { workOrder: WorkOrderListItem; isUpdating: boolean; onQuickChange: () => void }) {
   const titleId = useId();
   const next = listTransitions[workOrder.status];
+  const place = workOrderPlace(workOrder, workOrder.customer);
   return (
     <li aria-labelledby={titleId} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -214,6 +176,8 @@ function WorkOrderCard({ workOrder, isUpdating, onQuickChange }: { workOrder: Wo
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
         <dt className="font-medium text-slate-700">Customer</dt>
         <dd className="text-slate-900">{workOrder.customer.name}</dd>
+        <dt className="font-medium text-slate-700">{place.isServiceAddress ? workOrderPlaceMessages.serviceAddress : 'Address'}</dt>
+        <dd className="break-words text-slate-900">{addressLine(place)}</dd>
         <dt className="font-medium text-slate-700">Service date</dt>
         <dd className="text-slate-900">{formatCalendarDate(workOrder.serviceDate)}</dd>
         <dt className="font-medium text-slate-700">Service type</dt>

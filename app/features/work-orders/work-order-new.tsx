@@ -1,26 +1,39 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { customerMessages, type CustomerListItem, type CustomerValues } from '#shared/customer.ts';
+import { customerMessages, type CustomerValues } from '#shared/customer.ts';
 import { todayIn } from '#shared/dates.ts';
 import { workOrderCreateSchema, workOrderMessages } from '#shared/work-order.ts';
+import { checkServiceAddress, isSameAddress, type PostalAddress } from '#shared/work-order-place.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
-import { useCustomerProfile } from '#client/features/customers/api.ts';
-import { CustomerForm } from '#client/features/customers/customer-form.tsx';
-import { cityLine } from '#client/features/customers/labels.ts';
+import { useCustomerProfile, CustomerPicker, type PickedCustomer, CustomerForm } from '#client/features/customers/index.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
-import { useCreateWorkOrder, useCustomerLookup, type WorkOrderFields } from './api.ts';
+import { useCreateWorkOrder, type WorkOrderFields } from './api.ts';
 import { workOrderListPath } from './labels.ts';
-import { WorkOrderFieldset } from './work-order-fields.tsx';
+import { noServiceAddress, serviceAddressBody, ServiceAddressFieldset, type ServiceAddressValues, WorkOrderFieldset } from './work-order-fields.tsx';
 import type { WorkOrderListLocationState } from './work-order-list.tsx';
 
-type FieldName = keyof WorkOrderFields;
+type FormValues = WorkOrderFields & ServiceAddressValues;
+type FieldName = keyof FormValues;
 type FieldErrors = Partial<Record<FieldName, string>>;
-const fieldOrder: readonly FieldName[] = ['title', 'serviceType', 'priority', 'serviceDate', 'timePreference', 'description', 'notes'];
+const fieldOrder: readonly FieldName[] = [
+  'title', 'serviceType', 'priority', 'serviceDate', 'timePreference', 'description', 'notes',
+  'serviceAddress', 'serviceCity', 'serviceState', 'serviceZip',
+];
 
-export type PickedCustomer = Pick<CustomerListItem, 'id' | 'name'> & Partial<CustomerListItem>;
+/**
+ * The body's service address: what the form holds, unless it is the customer's address on file
+ * (the map's property of a customer who lives there, or a new customer made with it).
+ */
+function serviceAddressFor(values: ServiceAddressValues, customer: Partial<PostalAddress> | undefined) {
+  const body = serviceAddressBody(values);
+  if (!body.serviceAddress || !customer?.address) return body;
+  const place = { address: body.serviceAddress, city: body.serviceCity, state: body.serviceState, zip: body.serviceZip };
+  return isSameAddress(place, { ...customer, address: customer.address }) ? serviceAddressBody(noServiceAddress) : body;
+}
+
 
 /**
  * New work order (spec 000 sections 2 and 5): pick a customer (or preselect one with ?customer=),
@@ -42,7 +55,7 @@ export function NewWorkOrder({
   const today = todayIn(company.timeZone);
   const [mode, setMode] = useState<'pick' | 'new'>('pick');
   const [picked, setPicked] = useState<PickedCustomer>();
-  const [values, setValues] = useState<WorkOrderFields>({
+  const [values, setValues] = useState<FormValues>({
     title: '',
     serviceType: 'repair',
     priority: 'normal',
@@ -50,6 +63,8 @@ export function NewWorkOrder({
     timePreference: 'morning',
     description: '',
     notes: '',
+    // The map's 'Create Work Order' gives the property: where the job is unless it is the customer's own address.
+    ...(property ? { serviceAddress: property.address, serviceCity: property.city, serviceState: property.state, serviceZip: property.zip } : noServiceAddress),
   });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string>();
@@ -78,11 +93,13 @@ export function NewWorkOrder({
   }
 
   /** The work order fields, checked with the shared schema (the customer id is checked apart). */
-  function validate(): WorkOrderFields | undefined {
-    const result = workOrderCreateSchema(today).omit({ customerId: true }).safeParse(values);
+  function validate() {
+    const result = workOrderCreateSchema(today).omit({ customerId: true }).superRefine(checkServiceAddress).safeParse(values);
     if (result.success) {
       setErrors({});
-      return values;
+      // The fields as typed; the choices with the types the schema checked (the same values).
+      const { serviceType, priority, timePreference } = result.data;
+      return { ...values, serviceType, priority, timePreference };
     }
     const next: FieldErrors = {};
     for (const issue of result.error.issues) {
@@ -111,7 +128,7 @@ export function NewWorkOrder({
     const fields = validate();
     if (!fields) return;
     try {
-      await send({ ...fields, customerId: picked.id });
+      await send({ ...fields, ...serviceAddressFor(fields, picked), customerId: picked.id });
     } catch (error) {
       setFormError(error instanceof ApiError && error.code !== 'NETWORK' ? `${workOrderMessages.createFailed}: ${error.message}` : workOrderMessages.unexpected);
     }
@@ -130,7 +147,7 @@ export function NewWorkOrder({
       throw new ApiError(400, 'VALIDATION_FAILED', 'Please check the work order details.');
     }
     try {
-      await send({ ...fields, customer });
+      await send({ ...fields, ...serviceAddressFor(fields, customer), customer });
     } catch (error) {
       failedPart.current = mentionsCustomer(error) ? 'customer' : 'workOrder';
       throw error;
@@ -142,6 +159,7 @@ export function NewWorkOrder({
       <FormField id={fieldId('notes')} label="Notes" error={errors.notes}>
         <textarea id={fieldId('notes')} value={values.notes} onChange={(event) => update('notes', event.target.value)} rows={3} className={controlClass} {...errorAttributes(fieldId('notes'), errors.notes)} />
       </FormField>
+      <ServiceAddressFieldset values={values} errors={errors} fieldId={fieldId} onChange={update} />
     </WorkOrderFieldset>
   );
 
@@ -241,81 +259,4 @@ function mentionsCustomer(error: unknown): boolean {
     });
   }
   return /customer/i.test(error.message);
-}
-
-export function CustomerPicker({
-  picked,
-  isLoadingPreselection,
-  onPick,
-  onClear,
-}: {
-  picked: PickedCustomer | undefined;
-  isLoadingPreselection: boolean;
-  onPick: (customer: CustomerListItem) => void;
-  onClear: () => void;
-}) {
-  const searchId = useId();
-  const resultsId = useId();
-  const [draft, setDraft] = useState('');
-  const [query, setQuery] = useState('');
-  useEffect(() => {
-    const timer = window.setTimeout(() => setQuery(draft.trim()), 250);
-    return () => window.clearTimeout(timer);
-  }, [draft]);
-  const lookup = useCustomerLookup(query);
-  const customers = (lookup.data?.customers ?? []).slice(0, 10);
-
-  if (picked) {
-    return (
-      <div className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-brand-100 bg-brand-50 p-3">
-        <p aria-live="polite" className="text-slate-900">
-          <span className="font-medium">Selected customer: </span>
-          <span className="font-semibold">{picked.name}</span>
-          {picked.phone ? <span className="block text-sm text-slate-700">{[picked.phone, picked.address, picked.city ? cityLine(picked as CustomerListItem) : ''].filter(Boolean).join(' · ')}</span> : null}
-        </p>
-        <Button variant="secondary" size="sm" onClick={onClear}>
-          Change Customer
-        </Button>
-      </div>
-    );
-  }
-
-  return (
-    <div>
-      {isLoadingPreselection ? <p role="status" className="mb-2 text-sm text-slate-600">Loading customer...</p> : null}
-      <label htmlFor={searchId} className="block text-sm font-medium text-slate-800">
-        Search customers by name or phone
-      </label>
-      <input
-        id={searchId}
-        type="search"
-        value={draft}
-        onChange={(event) => setDraft(event.target.value)}
-        placeholder="At least 2 characters"
-        autoComplete="off"
-        aria-controls={resultsId}
-        className={controlClass}
-      />
-      <div id={resultsId} className="mt-2">
-        {query.length < 2 ? null : lookup.isPending ? (
-          <p role="status" className="text-sm text-slate-600">Searching...</p>
-        ) : lookup.isError ? (
-          <p role="alert" className="text-sm text-red-700">{customerMessages.unexpected}</p>
-        ) : customers.length === 0 ? (
-          <p role="status" className="text-sm text-slate-700">No customers found</p>
-        ) : (
-          <ul aria-label="Matching customers" className="divide-y divide-slate-200 rounded-md border border-slate-200">
-            {customers.map((customer) => (
-              <li key={customer.id}>
-                <button type="button" onClick={() => onPick(customer)} className="block min-h-11 w-full px-3 py-2 text-left hover:bg-brand-50 focus:bg-brand-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
-                  <span className="block font-semibold text-slate-900">{customer.name}</span>
-                  <span className="block text-sm text-slate-700">{[customer.phone, customer.address].filter(Boolean).join(' · ')}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-    </div>
-  );
 }

@@ -1,4 +1,4 @@
-import { ChangePasswordScreen } from '#client/features/account/change-password-screen.tsx';
+import { ChangePasswordScreen } from '#client/features/account/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

@@ -1,4 +1,4 @@
-import { ServiceCalendar } from '#client/features/calendar/service-calendar.tsx';
+import { ServiceCalendar } from '#client/features/calendar/index.ts';
 import { company } from '#client/lib/company.ts';
 
 // FullCalendar and its styles load with this route module only (React Router splits per route).

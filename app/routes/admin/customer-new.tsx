@@ -1,8 +1,6 @@
 import { Link, useNavigate } from 'react-router';
 import { customerMessages } from '#shared/customer.ts';
-import { useCreateCustomer } from '#client/features/customers/api.ts';
-import type { DirectoryLocationState } from '#client/features/customers/customer-directory.tsx';
-import { CustomerForm } from '#client/features/customers/customer-form.tsx';
+import { useCreateCustomer, type DirectoryLocationState, CustomerForm } from '#client/features/customers/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

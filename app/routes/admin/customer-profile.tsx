@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { CustomerProfile } from '#client/features/customers/customer-profile.tsx';
+import { CustomerProfile } from '#client/features/customers/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

@@ -1,4 +1,4 @@
-import { CustomerDirectory } from '#client/features/customers/customer-directory.tsx';
+import { CustomerDirectory } from '#client/features/customers/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { sessionQuery } from '#client/features/auth/session.ts';
-import { Dashboard } from '#client/features/dashboard/dashboard.tsx';
+import { sessionQuery } from '#client/features/auth/index.ts';
+import { Dashboard } from '#client/features/dashboard/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

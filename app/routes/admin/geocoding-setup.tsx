@@ -1,4 +1,4 @@
-import { GeocodingSetup } from '#client/features/geocoding/geocoding-setup.tsx';
+import { GeocodingSetup } from '#client/features/geocoding/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

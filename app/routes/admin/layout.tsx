@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { AdminHeader } from '#client/features/admin-shell/admin-header.tsx';
-import { sessionQuery } from '#client/features/auth/session.ts';
-import { useLiveUpdates } from '#client/features/live/use-live-updates.ts';
+import { AdminHeader } from '#client/features/admin-shell/index.ts';
+import { sessionQuery } from '#client/features/auth/index.ts';
+import { useLiveUpdates } from '#client/features/live/index.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 

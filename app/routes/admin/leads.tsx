@@ -1,4 +1,4 @@
-import { LeadManagement } from '#client/features/leads/lead-management.tsx';
+import { LeadManagement } from '#client/features/leads/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { loginMessages, loginSchema } from '#shared/auth.ts';
 import { Field } from '#client/components/ui/field.tsx';
-import { sessionQuery, useLogin } from '#client/features/auth/session.ts';
+import { sessionQuery, useLogin } from '#client/features/auth/index.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 
@@ -12,6 +12,16 @@ export function meta() {
 }
 
 type FieldErrors = Partial<Record<'email' | 'password', string>>;
+
+/**
+ * Spec 000 section 8: any refusal of the sign-in is the generic message; anything else the other.
+ * Issue 15: a throttled sign-in (429) says how long to wait, in the server's words.
+ */
+function loginErrorMessage(error: unknown): string {
+  if (!(error instanceof ApiError)) return loginMessages.unexpected;
+  if (error.status === 429) return error.code === 'RATE_LIMITED' ? error.message : loginMessages.unexpected;
+  return error.status >= 400 && error.status < 500 ? loginMessages.invalidCredentials : loginMessages.unexpected;
+}
 
 export default function Login() {
   const navigate = useNavigate();
@@ -41,9 +51,7 @@ export default function Login() {
       await login.mutateAsync(parsed.data);
       await navigate('/admin', { replace: true });
     } catch (error) {
-      // Spec 000 section 8: any refusal of the sign-in is the generic message; anything else the other.
-      const isRefusal = error instanceof ApiError && error.status >= 400 && error.status < 500;
-      setFormError(isRefusal ? loginMessages.invalidCredentials : loginMessages.unexpected);
+      setFormError(loginErrorMessage(error));
     }
   }
 

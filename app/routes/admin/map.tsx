@@ -3,7 +3,7 @@ import { company } from '#client/lib/company.ts';
 
 // Leaflet reads `window` when it is imported, and the build evaluates every route module to
 // prerender the public pages: the map loads in the browser only, in its own chunk.
-const ServiceMap = lazy(() => import('#client/features/map/service-map.tsx').then((module) => ({ default: module.ServiceMap })));
+const ServiceMap = lazy(() => import('#client/features/map/index.ts').then((module) => ({ default: module.ServiceMap })));
 
 export function meta() {
   return [{ title: `Service Map | ${company.name}` }, { name: 'robots', content: 'noindex' }];

@@ -1,7 +1,7 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Outlet } from 'react-router';
-import { authKeys } from '#client/features/auth/session.ts';
+import { authKeys } from '#client/features/auth/index.ts';
 import { ApiError } from '#client/lib/api.ts';
 import '#client/lib/zod-client.ts';
 

@@ -4,8 +4,8 @@ import { Link, useLocation } from 'react-router';
 import { passwordRuleProblem, setPasswordSchema } from '#shared/auth.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { FieldErrorAnnouncement, NewPasswordField, useFocusField } from '#client/features/account/new-password-field.tsx';
-import { accountKeys, fieldErrorOf, messageOf } from '#client/features/settings/staff-api.ts';
+import { FieldErrorAnnouncement, NewPasswordField, useFocusField } from '#client/features/account/index.ts';
+import { accountKeys, fieldErrorOf, messageOf } from '#client/features/settings/index.ts';
 import { apiFetch } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 

@@ -1,4 +1,4 @@
-import { SettingsScreen } from '#client/features/settings/settings-screen.tsx';
+import { SettingsScreen } from '#client/features/settings/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { WorkOrderDetail } from '#client/features/work-orders/work-order-detail.tsx';
+import { WorkOrderDetail } from '#client/features/work-orders/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import { NewWorkOrder } from '#client/features/work-orders/work-order-new.tsx';
+import { NewWorkOrder } from '#client/features/work-orders/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

@@ -1,4 +1,4 @@
-import { WorkOrderList } from '#client/features/work-orders/work-order-list.tsx';
+import { WorkOrderList } from '#client/features/work-orders/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

@@ -136,6 +136,34 @@ export const loginAttempts = pgTable(
   ],
 );
 
+/**
+ * Login throttle state (issue 15, decision 018-c): one row per (account, address) pair, per address
+ * and per account, each locked while an attempt is counted, so parallel attempts and several
+ * instances see one count. `email` is '' on an address's row, `ip_address` '' on an account's.
+ */
+export const loginThrottles = pgTable(
+  'login_throttles',
+  {
+    scope: text('scope').$type<'pair' | 'address' | 'account'>().notNull(),
+    email: text('email').notNull(),
+    ipAddress: text('ip_address').notNull(),
+    /** Failures counted (an attempt counts as one from its start until it succeeds). */
+    failures: integer('failures').notNull().default(0),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
+    /** No attempt is checked before this instant. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** Pair rows: the last successful sign-in of that account from that address. */
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ name: 'login_throttles_pkey', columns: [table.scope, table.email, table.ipAddress] }),
+    index('login_throttles_updated_at_idx').on(table.updatedAt),
+    check('login_throttles_scope_check', sql`${table.scope} in ('pair', 'address', 'account')`),
+    check('login_throttles_failures_check', sql`${table.failures} >= 0`),
+  ],
+);
+
 // Technicians ------------------------------------------------------------------------------------
 
 export const technicians = pgTable(
@@ -345,6 +373,15 @@ export const workOrders = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     idempotencyKey: text('idempotency_key'),
+    // Where the visit is when it is not the customer's address on file (a chat booking keeps the
+    // address the visitor typed here; decision 018-a).
+    serviceAddress: text('service_address'),
+    serviceCity: text('service_city'),
+    serviceState: text('service_state'),
+    serviceZip: text('service_zip'),
+    // A chat booking whose phone or e-mail matched a stored customer: that customer, until staff
+    // choose "Same customer" or "New customer" (then null; decision 018-a).
+    possibleCustomerId: uuid('possible_customer_id').references(() => customers.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -459,6 +496,8 @@ export const aiLeads = pgTable(
     source: text('source').notNull().default('ai_chat'),
     notes: text('notes'),
     workOrderId: uuid('work_order_id').references(() => workOrders.id, { onDelete: 'set null' }),
+    /** The stored customer the booking's phone or e-mail matched, until staff decide (decision 018-a). */
+    possibleCustomerId: uuid('possible_customer_id').references(() => customers.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -505,6 +544,13 @@ export const outboundEmails = pgTable(
     /** What the message is about, e.g. estimate_request + its id. */
     relatedType: text('related_type'),
     relatedId: uuid('related_id'),
+    /**
+     * The body holds a secret (a one-time set-password link): blanked once the message is sent or
+     * has failed for good, and blanked in every backup (decision 018-d-outbox-secrets).
+     */
+    carriesSecret: boolean('carries_secret').notNull().default(false),
+    /** What kind of message it is, where a rule counts them (e.g. 'estimate_confirmation', capped per recipient). */
+    kind: text('kind'),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
@@ -512,6 +558,8 @@ export const outboundEmails = pgTable(
     check('outbound_emails_status_check', sql`${table.status} in ('pending', 'sent', 'failed')`),
     index('outbound_emails_due_idx').on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
     index('outbound_emails_related_idx').on(table.relatedType, table.relatedId),
+    index('outbound_emails_kind_created_at_idx').on(table.kind, table.createdAt).where(sql`${table.kind} is not null`),
+    index('outbound_emails_finished_idx').on(table.createdAt).where(sql`${table.status} <> 'pending'`),
   ],
 );
 

@@ -1428,6 +1428,8 @@ function buildEstimateRequests(
       workOrderId: order.id,
       createdAt: new Date(createdAtMs),
       updatedAt: new Date(Math.min(nowMs, order.createdAt.getTime() + MINUTE)),
+      // Converting answers the request: the answer comes after the request, never before it.
+      respondedAt: new Date(Math.min(nowMs, order.createdAt.getTime() + MINUTE)),
     } satisfies Partial<EstimateRow>);
     order.estimateRequestId = lead.id;
   });

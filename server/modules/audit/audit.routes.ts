@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { auditListQuerySchema, auditPageSize, type AuditListResponse } from '#shared/audit.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { auditListQuerySchema, auditListResponseSchema, auditPageSize } from '#shared/audit.ts';
 import type { Database } from '#server/db/client.ts';
-import { parseOrThrow } from '#server/validation.ts';
 import { createAuditRepository } from './audit.repository.ts';
 
 /**
@@ -11,24 +11,30 @@ import { createAuditRepository } from './audit.repository.ts';
 export async function auditRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
   const repository = createAuditRepository(db);
 
-  app.get('/api/admin/settings/activity', async (request): Promise<AuditListResponse> => {
-    const query = parseOrThrow(auditListQuerySchema, request.query);
-    const rows = await repository.list(query, auditPageSize + 1, (query.page - 1) * auditPageSize);
-    return {
-      entries: rows.slice(0, auditPageSize).map((row) => ({
-        id: row.id,
-        occurredAt: row.occurredAt.toISOString(),
-        actorId: row.actorId,
-        actorName: row.actorName,
-        entityType: row.entityType,
-        entityId: row.entityId,
-        entityLabel: row.entityLabel,
-        action: row.action,
-        changes: row.changes,
-      })),
-      page: query.page,
-      pageSize: auditPageSize,
-      hasMore: rows.length > auditPageSize,
-    };
-  });
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/api/admin/settings/activity',
+      { schema: { querystring: auditListQuerySchema, response: { 200: auditListResponseSchema } } },
+      async (request) => {
+        const query = request.query;
+        const rows = await repository.list(query, auditPageSize + 1, (query.page - 1) * auditPageSize);
+        return {
+          entries: rows.slice(0, auditPageSize).map((row) => ({
+            id: row.id,
+            occurredAt: row.occurredAt.toISOString(),
+            actorId: row.actorId,
+            actorName: row.actorName,
+            entityType: row.entityType,
+            entityId: row.entityId,
+            entityLabel: row.entityLabel,
+            action: row.action,
+            changes: row.changes,
+          })),
+          page: query.page,
+          pageSize: auditPageSize,
+          hasMore: rows.length > auditPageSize,
+        };
+      },
+    );
 }

@@ -1,6 +1,7 @@
-import { and, eq, gt, gte, lt, ne, or, sql } from 'drizzle-orm';
-import type { Database } from '#server/db/client.ts';
-import { loginAttempts, sessions, staffUsers } from '#server/db/schema/index.ts';
+import { and, asc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { withTransaction, type Database } from '#server/db/client.ts';
+import { loginAttempts, loginThrottles, sessions, staffUsers } from '#server/db/schema/index.ts';
+import { throttleScopes, type ThrottleScope, type ThrottleStates, type ThrottleWrites } from './login-throttle.ts';
 
 export type StaffUserRow = typeof staffUsers.$inferSelect;
 
@@ -92,22 +93,61 @@ export function createAuthRepository(db: Database) {
       await db.insert(loginAttempts).values(values);
     },
 
-    /** Failed attempts since `since` for this account and from this address. */
-    async countRecentFailures(email: string, ipAddress: string, since: Date) {
-      const rows = await db
-        .select({
-          forEmail: sql<number>`count(*) filter (where ${loginAttempts.email} = ${email})::int`,
-          forAddress: sql<number>`count(*) filter (where ${loginAttempts.ipAddress} = ${ipAddress})::int`,
-        })
-        .from(loginAttempts)
+    /**
+     * Runs `decide` on the throttle rows of one login (its pair, address and account), created if
+     * missing and locked for the transaction, then writes what it decided. Rows are always locked
+     * in the same order (scope, then key), so concurrent logins cannot deadlock.
+     */
+    async withLockedThrottles<T>(
+      login: { email: string; ipAddress: string },
+      now: Date,
+      decide: (states: ThrottleStates) => { result: T; writes: ThrottleWrites },
+    ): Promise<T> {
+      const keyOf = (scope: ThrottleScope) => ({
+        scope,
+        email: scope === 'address' ? '' : login.email,
+        ipAddress: scope === 'account' ? '' : login.ipAddress,
+      });
+      const matches = (scope: ThrottleScope) => {
+        const key = keyOf(scope);
+        return and(eq(loginThrottles.scope, scope), eq(loginThrottles.email, key.email), eq(loginThrottles.ipAddress, key.ipAddress));
+      };
+      return withTransaction(db, async (tx) => {
+        await tx
+          .insert(loginThrottles)
+          .values(throttleScopes.map((scope) => ({ ...keyOf(scope), updatedAt: now })))
+          .onConflictDoNothing();
+        const rows = await tx
+          .select()
+          .from(loginThrottles)
+          .where(or(...throttleScopes.map(matches)))
+          .orderBy(asc(loginThrottles.scope), asc(loginThrottles.email), asc(loginThrottles.ipAddress))
+          .for('update');
+        const stateOf = (scope: ThrottleScope) => {
+          const row = rows.find((candidate) => candidate.scope === scope);
+          if (!row) throw new Error(`login throttle row missing: ${scope}`);
+          return row;
+        };
+        const states: ThrottleStates = { account: stateOf('account'), address: stateOf('address'), pair: stateOf('pair') };
+        const { result, writes } = decide(states);
+        for (const scope of throttleScopes) {
+          const values = writes[scope];
+          if (values) await tx.update(loginThrottles).set({ ...values, updatedAt: now }).where(matches(scope));
+        }
+        return result;
+      });
+    },
+
+    /** Throttle rows with nothing left to remember: no failure to count and no sign-in to trust. */
+    async deleteStaleThrottles(forgottenBefore: Date, untrustedBefore: Date): Promise<void> {
+      await db
+        .delete(loginThrottles)
         .where(
-          and(
-            eq(loginAttempts.succeeded, false),
-            gte(loginAttempts.createdAt, since),
-            or(eq(loginAttempts.email, email), eq(loginAttempts.ipAddress, ipAddress)),
+          or(
+            lt(loginThrottles.updatedAt, untrustedBefore),
+            and(lt(loginThrottles.updatedAt, forgottenBefore), isNull(loginThrottles.lastSuccessAt)),
           ),
         );
-      return { forEmail: rows[0]?.forEmail ?? 0, forAddress: rows[0]?.forAddress ?? 0 };
     },
 
     async deleteLoginAttemptsBefore(cutoff: Date): Promise<void> {

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { noContentSchema } from '#shared/api.ts';
 import { loginSchema, sessionResponseSchema } from '#shared/auth.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from '#server/plugins/session.ts';
 import type { AuthService } from './auth.service.ts';
+import { sendNoContent } from '#server/lib/no-content.ts';
 
 export async function authRoutes(app: FastifyInstance, options: { auth: AuthService; loginLimitPerMinute: number }): Promise<void> {
   const { auth } = options;
@@ -28,10 +30,10 @@ export async function authRoutes(app: FastifyInstance, options: { auth: AuthServ
     },
   );
 
-  routes.post('/api/auth/logout', { bodyLimit: 1024 }, async (request, reply) => {
+  routes.post('/api/auth/logout', { bodyLimit: 1024, schema: { response: { 204: noContentSchema } } }, async (request, reply) => {
     await auth.logout(readSessionToken(request));
     clearSessionCookie(request, reply);
-    return reply.status(204).send();
+    return sendNoContent(reply);
   });
 
   // Behind the session guard: answers 401 without a session.

@@ -4,9 +4,9 @@ import { passwordProblem } from '#shared/password-policy.ts';
 import type { StaffRole } from '#shared/enums.ts';
 import { AppError } from '#server/errors.ts';
 import type { AuthRepository } from './auth.repository.ts';
+import { decideAttempt, loginThrottlePolicy, retryAfterSeconds, settleSuccess } from './login-throttle.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password.ts';
 
-export const loginThrottle = { maxFailures: 5, windowMinutes: 15 } as const;
 /** lastSeenAt is written at most this often, so reads do not each cost a write. */
 const touchIntervalMs = 60_000;
 
@@ -22,8 +22,10 @@ export function createAuthService(repository: AuthRepository, policy: SessionPol
 
   return {
     /**
-     * Checks the password and opens a new session. Any failure, including throttling, answers with
-     * the same generic message so that nothing reveals whether an account exists or is throttled.
+     * Checks the password and opens a new session. The attempt is counted (in the database, under a
+     * row lock) before the password is checked, so parallel attempts cannot pass the throttle; a
+     * throttled attempt is refused with 429 and the wait, without checking the password. Unknown
+     * accounts are counted, checked (against a decoy hash) and answered exactly like known ones.
      */
     async login(input: {
       email: string;
@@ -33,16 +35,21 @@ export function createAuthService(repository: AuthRepository, policy: SessionPol
       previousToken: string | undefined;
     }): Promise<{ token: string; user: StaffUser; expiresAt: Date }> {
       const email = input.email.trim().toLowerCase();
-      const since = new Date(now().getTime() - loginThrottle.windowMinutes * 60_000);
-      const failures = await repository.countRecentFailures(email, input.ipAddress, since);
+      const throttleKey = { email, ipAddress: input.ipAddress };
+      const startedAt = now();
+      const attempt = await repository.withLockedThrottles(throttleKey, startedAt, (states) => decideAttempt(states, startedAt));
+      if (!attempt.allowed) {
+        const seconds = retryAfterSeconds(attempt.retryAfterMs);
+        throw new AppError('RATE_LIMITED', loginMessages.throttled(seconds), undefined, { retryAfterSeconds: seconds });
+      }
       const user = await repository.findStaffByEmail(email);
-      const isThrottled =
-        failures.forEmail >= loginThrottle.maxFailures || failures.forAddress >= loginThrottle.maxFailures;
-      // Verify even for unknown or throttled accounts: the answer takes the same time either way.
+      // Verify even for unknown accounts: the answer takes the same time either way.
       const isPasswordValid = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
-      const succeeded = Boolean(user?.active) && isPasswordValid && !isThrottled;
+      const succeeded = Boolean(user?.active) && isPasswordValid;
       await repository.recordLoginAttempt({ email, ipAddress: input.ipAddress, succeeded });
       if (!succeeded || !user) throw invalidCredentials();
+      const succeededAt = now();
+      await repository.withLockedThrottles(throttleKey, succeededAt, (states) => ({ result: undefined, writes: settleSuccess(states, succeededAt) }));
       await repository.recordSignIn(user.id, now());
 
       // Rotation: whatever session the browser held before is ended; a new token is issued.
@@ -97,6 +104,10 @@ export function createAuthService(repository: AuthRepository, policy: SessionPol
       const current = now();
       await repository.deleteExpiredSessions(current);
       await repository.deleteLoginAttemptsBefore(new Date(current.getTime() - 24 * 3_600_000));
+      await repository.deleteStaleThrottles(
+        new Date(current.getTime() - loginThrottlePolicy.forgetAfterMinutes * 60_000),
+        new Date(current.getTime() - loginThrottlePolicy.trustedAddressDays * 24 * 3_600_000),
+      );
     },
   };
 }

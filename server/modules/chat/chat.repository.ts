@@ -1,11 +1,12 @@
 import { and, desc, eq, isNotNull } from 'drizzle-orm';
-import type { Database } from '#server/db/client.ts';
 import { adminNotifications, aiConversations, aiLeads, customers, workOrders } from '#server/db/schema/index.ts';
 import type { ChatTurn } from '#server/adapters/chat/chat-responder.ts';
-import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
+import type { Database, RepositoryFactory } from '#server/db/client.ts';
+import type { CustomerRepository } from '#server/modules/customers/index.ts';
 
 
-export function createChatRepository(db: Database) {
+/** `customerRepository` is the customers module's factory, given by app.ts through the chat service. */
+export function createChatRepository(db: Database, customerRepository: RepositoryFactory<CustomerRepository>) {
   return {
     async insertConversation(executor: Database, values: typeof aiConversations.$inferInsert): Promise<void> {
       await executor.insert(aiConversations).values(values);
@@ -36,7 +37,7 @@ export function createChatRepository(db: Database) {
     },
 
     async findCustomerByContact(executor: Database, contact: { phone: string; email: string | null }) {
-      const row = await createCustomerRepository(executor).findByContact(contact);
+      const row = await customerRepository(executor).findByContact(contact);
       return row && { id: row.id, name: row.name };
     },
 
@@ -62,12 +63,11 @@ export function createChatRepository(db: Database) {
       await executor.insert(adminNotifications).values(values);
     },
 
-    /** The booking a retried submission already made, if any. */
+    /** The booking a retried submission already made, if any: its number only (all the public answer carries). */
     async findBookingByKey(idempotencyKey: string) {
       const rows = await db
-        .select({ workOrderNumber: workOrders.workOrderNumber, customerId: customers.id, customerName: customers.name })
+        .select({ workOrderNumber: workOrders.workOrderNumber })
         .from(workOrders)
-        .innerJoin(customers, eq(customers.id, workOrders.customerId))
         .where(eq(workOrders.idempotencyKey, idempotencyKey))
         .limit(1);
       return rows[0];

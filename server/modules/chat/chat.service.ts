@@ -16,9 +16,11 @@ import { todayIn } from '#shared/dates.ts';
 import { serviceAreas } from '#shared/service-areas.ts';
 import type { ChatResponder, LeadScorer } from '#server/adapters/chat/chat-responder.ts';
 import { safetyReply } from '#server/adapters/chat/rule-based-responder.ts';
-import type { Database } from '#server/db/client.ts';
-import { recordAudit, systemActors } from '#server/modules/audit/audit.service.ts';
+import { withTransaction, type Database } from '#server/db/client.ts';
+import { recordAudit, systemActors } from '#server/modules/audit/index.ts';
 import { AppError } from '#server/errors.ts';
+import type { RepositoryFactory } from '#server/db/client.ts';
+import type { CustomerRepository } from '#server/modules/customers/index.ts';
 import { createChatRepository } from './chat.repository.ts';
 
 const serviceTypeLabels = { repair: 'Repair', maintenance: 'Maintenance', installation: 'Installation', inspection: 'Inspection' } as const;
@@ -44,9 +46,11 @@ export function createChatService(options: {
   company: CompanyProfile;
   timeZone: string;
   log: FastifyBaseLogger;
+  /** The customers module's repository factory, built by app.ts (a module never builds another's). */
+  customerRepository: RepositoryFactory<CustomerRepository>;
 }) {
   const { db, responder, scoreLead, company, timeZone, log } = options;
-  const repository = createChatRepository(db);
+  const repository = createChatRepository(db, options.customerRepository);
 
   return {
     /** Answers one message (safety scripts first, whatever responder is configured) and stores the exchange. */
@@ -72,21 +76,21 @@ export function createChatService(options: {
     },
 
     /**
-     * Books a visit from the chat's form, all or nothing: finds the customer by phone or e-mail (or
-     * creates one), then the work order, the AI lead, the conversation row and the staff
-     * notification, in one transaction. The same idempotency key again returns the first booking.
+     * Books a visit from the chat's form, all or nothing: a customer record from what the visitor
+     * typed, the work order (at the typed address), the AI lead, the conversation row and the staff
+     * notification, in one transaction. A stored customer whose phone or e-mail matches is neither
+     * used, changed nor revealed: it is recorded as the work order's and the lead's possible match
+     * for staff to confirm (decision 018-a). The same idempotency key again returns the first
+     * booking's answer, which names nothing but the work order.
      */
     async book(input: ChatBooking, idempotencyKey: string | undefined): Promise<ChatBookingResponse & { isReplay: boolean }> {
+      const answer = (workOrderNumber: string): ChatBookingResponse => ({
+        message: chatMessages.bookingSuccess(workOrderNumber, company.phone),
+        workOrderNumber,
+      });
       const replay = async () => {
         const existing = idempotencyKey ? await repository.findBookingByKey(idempotencyKey) : undefined;
-        return existing
-          ? {
-              message: chatMessages.bookingSuccess(existing.workOrderNumber, company.phone),
-              workOrderNumber: existing.workOrderNumber,
-              customer: { id: existing.customerId, name: existing.customerName },
-              isReplay: true,
-            }
-          : undefined;
+        return existing ? { ...answer(existing.workOrderNumber), isReplay: true } : undefined;
       };
       const earlier = await replay();
       if (earlier) return earlier;
@@ -100,30 +104,30 @@ export function createChatService(options: {
       const label = serviceTypeLabels[input.serviceType];
 
       try {
-        const booked = await db.transaction(async (transaction) => {
-          const tx = transaction as unknown as Database;
+        const booked = await withTransaction(db, async (tx) => {
           const actor = systemActors.chatAssistant;
-          const existing = await repository.findCustomerByContact(tx, { phone: input.phone, email: input.email });
+          // Looked up only to tell staff; the booking never lands on, or changes, a stored customer.
+          const possibleMatch = await repository.findCustomerByContact(tx, { phone: input.phone, email: input.email });
+          const place = placeFrom(input.address);
           const newCustomer = {
             name: input.name,
             phone: input.phone,
             email: input.email,
             address: input.address,
-            ...placeFrom(input.address),
+            ...place,
             state: 'SC',
             type: 'residential',
           };
-          const customer = existing ?? (await repository.insertCustomer(tx, newCustomer));
-          if (!existing) {
-            await recordAudit(tx, {
-              actor,
-              entityType: 'customer',
-              entityId: customer.id,
-              entityLabel: customer.name,
-              action: 'created',
-              changes: Object.fromEntries(Object.entries(newCustomer).filter(([, value]) => value !== null).map(([field, value]) => [field, [null, value]])),
-            });
-          }
+          const customer = await repository.insertCustomer(tx, newCustomer);
+          await recordAudit(tx, {
+            actor,
+            entityType: 'customer',
+            entityId: customer.id,
+            entityLabel: customer.name,
+            action: 'created',
+            changes: Object.fromEntries(Object.entries(newCustomer).filter(([, value]) => value !== null).map(([field, value]) => [field, [null, value]])),
+          });
+          const serviceAddress = { serviceAddress: input.address, serviceCity: place.city, serviceState: 'SC', serviceZip: place.zip };
           const workOrder = await repository.insertWorkOrder(tx, {
             customerId: customer.id,
             title: `${label} request from website chat`,
@@ -134,6 +138,8 @@ export function createChatService(options: {
             priority: urgencyToPriority(scored.urgency),
             status: 'pending',
             idempotencyKey,
+            ...serviceAddress,
+            possibleCustomerId: possibleMatch?.id ?? null,
           });
           await recordAudit(tx, {
             actor,
@@ -148,6 +154,8 @@ export function createChatService(options: {
               serviceDate: [null, serviceDate],
               priority: [null, urgencyToPriority(scored.urgency)],
               status: [null, 'pending'],
+              serviceAddress: [null, input.address],
+              ...(possibleMatch ? { possibleCustomerId: [null, possibleMatch.id] } : {}),
             },
           });
           const chatLead = await repository.insertLead(tx, {
@@ -160,6 +168,7 @@ export function createChatService(options: {
             source: 'ai_chat',
             notes: scored.reasons,
             workOrderId: workOrder.id,
+            possibleCustomerId: possibleMatch?.id ?? null,
           });
           await recordAudit(tx, {
             actor,
@@ -167,9 +176,15 @@ export function createChatService(options: {
             entityId: chatLead.id,
             entityLabel: input.name,
             action: 'created',
-            changes: { leadScore: [null, chatLead.leadScore], urgency: [null, scored.urgency], status: [null, 'converted'], workOrderId: [null, workOrder.id] },
+            changes: {
+              leadScore: [null, chatLead.leadScore],
+              urgency: [null, scored.urgency],
+              status: [null, 'converted'],
+              workOrderId: [null, workOrder.id],
+              ...(possibleMatch ? { possibleCustomerId: [null, possibleMatch.id] } : {}),
+            },
           });
-          const message = chatMessages.bookingSuccess(workOrder.workOrderNumber, company.phone);
+          const { message } = answer(workOrder.workOrderNumber);
           await repository.insertConversation(tx, {
             conversationId: input.sessionId,
             customerId: customer.id,
@@ -188,9 +203,10 @@ export function createChatService(options: {
               urgency: scored.urgency,
               service_type: input.serviceType,
               source: 'ai_chat',
+              ...(possibleMatch ? { possible_customer_id: possibleMatch.id } : {}),
             },
           });
-          return { message, workOrderNumber: workOrder.workOrderNumber, customer };
+          return answer(workOrder.workOrderNumber);
         });
         return { ...booked, isReplay: false };
       } catch (error) {

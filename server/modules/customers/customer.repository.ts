@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, ilike, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { CustomerValues } from '#shared/customer.ts';
-import type { Database } from '#server/db/client.ts';
+import { withTransaction, type Database } from '#server/db/client.ts';
 import { customerPhotos, customers, equipment, workOrders } from '#server/db/schema/index.ts';
+import { containsPattern } from '#server/db/like-pattern.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type CustomerPhotoRow = Pick<typeof customerPhotos.$inferSelect, 'id' | 'customerId' | 'objectKey' | 'contentType' | 'width' | 'height' | 'createdAt'>;
@@ -33,11 +34,6 @@ const photoColumns = {
 
 /** The directory's order: the customers_name_idx index (lower(name), id) serves it. */
 const byName = [sql`lower(${customers.name})`, asc(customers.id)];
-
-/** The user's text matched literally inside ILIKE: \, % and _ lose their pattern meaning. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
 
 /** Name, phone, e-mail and address as one lower-cased text: exactly the customers_search_trgm_idx expression. */
 const customerSearchText = sql`lower(${customers.name} || ' ' || ${customers.phone} || ' ' || coalesce(${customers.email}, '') || ' ' || ${customers.address})`;
@@ -228,8 +224,7 @@ export function createCustomerRepository(db: Database) {
       /** Runs in the same transaction once the customer is deleted (the audit entry). */
       onDeleted?: (tx: Database, deleted: CustomerRow) => Promise<void>,
     ): Promise<{ outcome: 'deleted' | 'not-found' } | { outcome: 'has-work-orders'; workOrderCount: number }> {
-      return db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
+      return withTransaction(db, async (tx) => {
         const [locked] = await tx.select().from(customers).where(eq(customers.id, id)).for('update');
         if (!locked) return { outcome: 'not-found' as const };
         const [{ workOrderCount } = { workOrderCount: 0 }] = await tx

@@ -1,18 +1,27 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParamsSchema, mediaResponse, noContentSchema } from '#shared/api.ts';
 import {
   customerInputSchema,
   customerListQuerySchema,
+  customerListResponseSchema,
   customerLookupQuerySchema,
+  customerLookupResponseSchema,
+  customerPhotosResponseSchema,
+  customerProfileResponseSchema,
+  customerResponseSchema,
+  photoParamsSchema,
   customerPhotoMessages,
   photoUploadField,
   photoUploadLimits,
   type CustomerPhotoVariant,
 } from '#shared/customer.ts';
 import { AppError } from '#server/errors.ts';
-import { actorOf } from '#server/modules/audit/audit.service.ts';
-import { parseOrThrow } from '#server/validation.ts';
+import { actorOf } from '#server/modules/audit/index.ts';
+import { adminOnly } from '#server/plugins/session.ts';
+import { sendNoContent } from '#server/lib/no-content.ts';
 import type { CustomerService, UploadedFile } from './customer.service.ts';
 import { fileNameForMessage } from './photo-pipeline.ts';
 
@@ -22,42 +31,72 @@ type PhotoParams = { Params: { id: string; photoId: string } };
 
 /** Staff only: every /api/admin path passes the session guard (plugins/session.ts) before routing. */
 export async function customerRoutes(app: FastifyInstance, { customers }: Options): Promise<void> {
-  app.get('/api/admin/customers', async (request) => customers.list(parseOrThrow(customerListQuerySchema, request.query)));
+  const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/admin/customers/lookup', async (request) => customers.lookup(parseOrThrow(customerLookupQuerySchema, request.query).q));
+  routes.get(
+    '/api/admin/customers',
+    { schema: { querystring: customerListQuerySchema, response: { 200: customerListResponseSchema } } },
+    async (request) => customers.list(request.query),
+  );
 
-  app.post('/api/admin/customers', async (request, reply) => {
-    const customer = await customers.create(parseOrThrow(customerInputSchema, request.body), actorOf(request));
-    return reply.status(201).send({ customer });
-  });
+  routes.get(
+    '/api/admin/customers/lookup',
+    { schema: { querystring: customerLookupQuerySchema, response: { 200: customerLookupResponseSchema } } },
+    async (request) => customers.lookup(request.query.q),
+  );
 
-  app.get<CustomerParams>('/api/admin/customers/:id', async (request) => customers.profile(request.params.id));
+  routes.post(
+    '/api/admin/customers',
+    { schema: { body: customerInputSchema, response: { 201: customerResponseSchema } } },
+    async (request, reply) => {
+      const customer = await customers.create(request.body, actorOf(request));
+      return reply.status(201).send({ customer });
+    },
+  );
 
-  app.put<CustomerParams>('/api/admin/customers/:id', async (request) => ({
-    customer: await customers.update(request.params.id, parseOrThrow(customerInputSchema, request.body), actorOf(request)),
-  }));
+  routes.get('/api/admin/customers/:id', { schema: { params: idParamsSchema, response: { 200: customerProfileResponseSchema } } }, async (request) =>
+    customers.profile(request.params.id),
+  );
 
-  app.delete<CustomerParams>('/api/admin/customers/:id', async (request, reply) => {
-    await customers.remove(request.params.id, actorOf(request));
-    return reply.status(204).send();
-  });
+  routes.put(
+    '/api/admin/customers/:id',
+    { schema: { params: idParamsSchema, body: customerInputSchema, response: { 200: customerResponseSchema } } },
+    async (request) => ({ customer: await customers.update(request.params.id, request.body, actorOf(request)) }),
+  );
 
+  // Deleting destroys history others rely on: administrators only (decision 018-f).
+  routes.delete(
+    '/api/admin/customers/:id',
+    { config: adminOnly, schema: { params: idParamsSchema, response: { 204: noContentSchema } } },
+    async (request, reply) => {
+      await customers.remove(request.params.id, actorOf(request));
+      return sendNoContent(reply);
+    },
+  );
+
+  const photoSchema = { params: photoParamsSchema, response: { 200: mediaResponse('image/*', 'The photo in the size asked for') } };
   for (const variant of ['display', 'thumbnail'] as const satisfies CustomerPhotoVariant[]) {
-    app.get<PhotoParams>(`/api/admin/customers/:id/photos/:photoId/${variant}`, async (request, reply) => {
+    app.get<PhotoParams>(`/api/admin/customers/:id/photos/:photoId/${variant}`, { schema: photoSchema }, async (request, reply) => {
       const photo = await customers.photoFile(request.params.id, request.params.photoId, variant);
       return reply
         .type(photo.contentType)
-        .header('cache-control', 'private, max-age=3600')
+        // Customers' photos are personal data: never kept by the browser (a shared office computer
+        // would keep them after sign-out), as every other staff answer (plugins/session.ts).
+        .header('cache-control', 'no-store')
         .header('x-content-type-options', 'nosniff')
         .header('content-disposition', 'inline')
         .send(photo.bytes);
     });
   }
 
-  app.delete<PhotoParams>('/api/admin/customers/:id/photos/:photoId', async (request, reply) => {
-    await customers.removePhoto(request.params.id, request.params.photoId, actorOf(request));
-    return reply.status(204).send();
-  });
+  routes.delete(
+    '/api/admin/customers/:id/photos/:photoId',
+    { config: adminOnly, schema: { params: photoParamsSchema, response: { 204: noContentSchema } } },
+    async (request, reply) => {
+      await customers.removePhoto(request.params.id, request.params.photoId, actorOf(request));
+      return sendNoContent(reply);
+    },
+  );
 
   // The only route that takes multipart: the parser lives in this encapsulated scope, nowhere else.
   await app.register(photoUploadRoute, { customers });
@@ -77,7 +116,13 @@ async function photoUploadRoute(app: FastifyInstance, { customers }: Options): P
     },
   });
 
-  app.post<CustomerParams>('/api/admin/customers/:id/photos', async (request, reply) => {
+  // A multipart body (field `photos`), read part by part: documented, not validated as JSON.
+  const uploadSchema = {
+    consumes: ['multipart/form-data'],
+    params: idParamsSchema,
+    response: { 201: customerPhotosResponseSchema },
+  };
+  app.post<CustomerParams>('/api/admin/customers/:id/photos', { schema: uploadSchema }, async (request, reply) => {
     if (!request.isMultipart()) throw new AppError('VALIDATION_FAILED', customerPhotoMessages.notMultipart);
     try {
       const photos = await customers.addPhotos(request.params.id, uploadedFiles(request), actorOf(request));

@@ -15,9 +15,9 @@ import {
   type CustomerValues,
 } from '#shared/customer.ts';
 import type { ObjectStorage } from '#server/adapters/storage/index.ts';
-import type { Database } from '#server/db/client.ts';
+import { withTransaction, type Database } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
-import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/audit.service.ts';
+import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { createCustomerRepository, type CustomerListRow, type CustomerPhotoRow, type CustomerRow, type NewCustomerPhoto } from './customer.repository.ts';
 import { photoContentType, photoObjectKeys, processPhoto, type ProcessedPhoto } from './photo-pipeline.ts';
 
@@ -132,8 +132,7 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
     },
 
     async create(values: CustomerValues, actor: AuditActor): Promise<Customer> {
-      return db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
+      return withTransaction(db, async (tx) => {
         const row = await createCustomerRepository(tx).insert(values);
         await recordCustomerChange(tx, actor, 'created', undefined, row);
         return toCustomer(row);
@@ -153,8 +152,7 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
 
     async update(id: string, values: CustomerValues, actor: AuditActor): Promise<Customer> {
       const key = customerId(id);
-      return db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
+      return withTransaction(db, async (tx) => {
         const customers = createCustomerRepository(tx);
         const before = await customers.lockById(key);
         if (!before) throw customerNotFound();
@@ -223,8 +221,7 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
             sizeBytes: photo.display.bytes.length,
           });
         }
-        const inserted = await db.transaction(async (transaction) => {
-          const tx = transaction as unknown as Database;
+        const inserted = await withTransaction(db, async (tx) => {
           const photoRows = await createCustomerRepository(tx).insertPhotos(rows);
           await recordAudit(tx, {
             actor,
@@ -259,8 +256,7 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
     async removePhoto(id: string, photoId: string, actor: AuditActor): Promise<void> {
       const customer = customerId(id);
       if (!uuidPattern.test(photoId)) throw photoNotFound();
-      const photo = await db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
+      const photo = await withTransaction(db, async (tx) => {
         const customers = createCustomerRepository(tx);
         const deleted = await customers.deletePhoto(customer, photoId);
         if (!deleted) return undefined;

@@ -44,6 +44,10 @@ const listColumns = {
   serviceDate: workOrders.serviceDate,
   timePreference: workOrders.timePreference,
   scheduledStartTime: workOrders.scheduledStartTime,
+  serviceAddress: workOrders.serviceAddress,
+  serviceCity: workOrders.serviceCity,
+  serviceState: workOrders.serviceState,
+  serviceZip: workOrders.serviceZip,
   customer: { id: customers.id, name: customers.name, phone: customers.phone, address: customers.address },
 };
 

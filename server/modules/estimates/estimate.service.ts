@@ -6,11 +6,11 @@ import type { EstimateSubmissionResponse } from '#shared/estimate-labels.ts';
 import { estimateServiceTypeLabels } from '#shared/estimate-labels.ts';
 import { estimatePriority } from '#shared/estimates.ts';
 import { notificationTypes } from '#shared/notifications.ts';
-import type { Database } from '#server/db/client.ts';
-import { diffFields, recordAudit, systemActors } from '#server/modules/audit/audit.service.ts';
-import type { EmailOutbox } from '#server/modules/email/email-outbox.ts';
-import { createNotificationRepository } from '#server/modules/notifications/notification.repository.ts';
-import { estimateRequestEmails } from './estimate-emails.ts';
+import { withTransaction, type Database } from '#server/db/client.ts';
+import { diffFields, recordAudit, systemActors } from '#server/modules/audit/index.ts';
+import type { EmailOutbox } from '#server/modules/email/index.ts';
+import type { NotificationRepository } from '#server/modules/notifications/index.ts';
+import { confirmationsPerRecipientPerDay, estimateRequestEmails } from './estimate-emails.ts';
 import type { EstimateRequestRow } from './estimate.repository.ts';
 import { createEstimateRepository } from './estimate.repository.ts';
 
@@ -20,10 +20,16 @@ function summary(row: Pick<EstimateRequestRow, 'id' | 'status' | 'priority' | 'c
   return { request: { id: row.id, status: row.status, priority: row.priority, createdAt: row.createdAt.toISOString() } };
 }
 
-export function createEstimateService(options: { db: Database; outbox: EmailOutbox; company: CompanyProfile; log: FastifyBaseLogger }) {
-  const { db, outbox, company, log } = options;
+export function createEstimateService(options: {
+  db: Database;
+  outbox: EmailOutbox;
+  company: CompanyProfile;
+  log: FastifyBaseLogger;
+  /** The notifications module's repository, built by app.ts (a module never builds another's). */
+  notifications: NotificationRepository;
+}) {
+  const { db, outbox, company, log, notifications } = options;
   const repository = createEstimateRepository(db);
-  const notifications = createNotificationRepository(db);
 
   return {
     /**
@@ -40,8 +46,7 @@ export function createEstimateService(options: { db: Database; outbox: EmailOutb
       }
 
       const { website: _honeypot, ...request } = input;
-      const stored = await db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
+      const stored = await withTransaction(db, async (tx) => {
         const row = await repository.insertOnce(tx, {
           ...request,
           status: 'pending',
@@ -50,7 +55,12 @@ export function createEstimateService(options: { db: Database; outbox: EmailOutb
           idempotencyKey: context.idempotencyKey,
         });
         if (row) {
-          await outbox.enqueue(tx, estimateRequestEmails({ ...request, id: row.id, priority }, company, `${company.siteUrl}/admin/estimates`));
+          const [notification, confirmation] = estimateRequestEmails({ ...request, id: row.id, priority }, company, `${company.siteUrl}/admin/estimates`);
+          // Past the per-address cap the request is stored and staff are told as always; only the
+          // visitor's confirmation is skipped, and the answer is the same (it reveals nothing).
+          const isUnderCap = await repository.claimConfirmationSlot(tx, request.email, confirmationsPerRecipientPerDay);
+          if (!isUnderCap) log.info({ estimateRequestId: row.id }, 'estimate confirmation skipped: this address had its daily number of confirmations');
+          await outbox.enqueue(tx, isUnderCap ? [notification!, confirmation!] : [notification!]);
           await notifications.insert(tx, newEstimateNotification(row));
           await recordAudit(tx, {
             actor: systemActors.websiteVisitor,

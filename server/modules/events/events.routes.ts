@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import { mediaResponse } from '#shared/api.ts';
 import type { LiveChange } from '#shared/live-events.ts';
 import { readSessionToken } from '#server/plugins/session.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import { createLiveStreamRegistry, type LiveStreamLimits, type LiveStreamRegistry } from './live-streams.service.ts';
 
 const readyEvent = 'event: ready\ndata: {}\n\n';
+const eventStreamSchema = {
+  response: { 200: mediaResponse('text/event-stream', 'Server-Sent Events: `ready`, then a `change` (a LiveChange) per committed change') },
+};
 
 /**
  * GET /api/admin/events: the live-update feed as Server-Sent Events (contract: shared/live-events.ts).
@@ -27,7 +31,7 @@ export async function eventRoutes(
   app.addHook('preClose', async () => streams.endAll());
 
   // No automatic HEAD route: it would open a stream that never sends its body.
-  app.get('/api/admin/events', { exposeHeadRoute: false }, async (request, reply) => {
+  app.get('/api/admin/events', { exposeHeadRoute: false, schema: eventStreamSchema }, async (request, reply) => {
     const response = reply.raw;
     const token = readSessionToken(request);
     let isClosed = false;

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
-import { fromLeads, type LeadRow } from '#server/modules/leads/lead.repository.ts';
+import { fromLeads, type LeadRow } from '#server/modules/leads/index.ts';
 
 /**
  * The CSV exports' reads: one page at a time in keyset order. Customers and work orders go in the
@@ -62,6 +62,15 @@ export type WorkOrderExportRow = KeysetCursor & {
   customerPhone: string;
   customerEmail: string | null;
   customerAddress: string;
+  /** Where the job is (shared/work-order-place.ts): the customer's address parts and the work order's own. */
+  customerStreet: string;
+  customerCity: string | null;
+  customerState: string | null;
+  customerZip: string | null;
+  serviceAddress: string | null;
+  serviceCity: string | null;
+  serviceState: string | null;
+  serviceZip: string | null;
   description: string;
   notes: string | null;
   specialInstructions: string | null;
@@ -97,8 +106,8 @@ export type LeadExportRow = KeysetCursor &
     responded: string | null;
   };
 
-async function rowsOf<Row>(db: Database, query: SQL): Promise<Row[]> {
-  return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
+async function rowsOf<Row extends Record<string, unknown>>(db: Database, query: SQL): Promise<Row[]> {
+  return (await db.execute<Row>(query)).rows;
 }
 
 /** A timestamp as the company's wall clock, to the minute (spreadsheets read it as a date and time). */
@@ -137,6 +146,9 @@ export function createExportRepository(db: Database, timeZone: string) {
                    wo.estimated_duration::text as "estimatedDuration", t.name as technician, c.name as customer,
                    c.phone as "customerPhone", c.email as "customerEmail",
                    c.address || ', ' || c.city || ', ' || c.state || coalesce(' ' || c.zip, '') as "customerAddress",
+                   c.address as "customerStreet", c.city as "customerCity", c.state as "customerState", c.zip as "customerZip",
+                   wo.service_address as "serviceAddress", wo.service_city as "serviceCity",
+                   wo.service_state as "serviceState", wo.service_zip as "serviceZip",
                    wo.description, wo.notes, wo.special_instructions as "specialInstructions",
                    ${local(sql`wo.created_at`, timeZone)} as created,
                    ${local(sql`wo.started_at`, timeZone)} as started,

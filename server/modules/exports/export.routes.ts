@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
+import { mediaResponse } from '#shared/api.ts';
 import { exportPath } from '#shared/exports.ts';
 import type { CsvFile, ExportService } from './export.service.ts';
 
@@ -25,7 +26,7 @@ function sendCsv(reply: FastifyReply, csv: CsvFile): FastifyReply {
 /** Admin only: /api/admin/settings/* is refused to other staff by the session guard (plugins/session.ts). */
 export async function exportRoutes(app: FastifyInstance, { exports }: Options): Promise<void> {
   // No automatic HEAD routes: each would start an export only to throw its rows away.
-  const options = { exposeHeadRoute: false };
+  const options = { exposeHeadRoute: false, schema: { response: { 200: mediaResponse('text/csv', 'The CSV file, streamed') } } };
   app.get(exportPath('customers'), options, async (_request, reply) => sendCsv(reply, exports.customers()));
   app.get(exportPath('work-orders'), options, async (_request, reply) => sendCsv(reply, exports.workOrders()));
   app.get(exportPath('leads'), options, async (_request, reply) => sendCsv(reply, exports.leads()));

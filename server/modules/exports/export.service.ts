@@ -1,5 +1,6 @@
 import { todayIn } from '#shared/dates.ts';
 import { exportFileName, type ExportKind } from '#shared/exports.ts';
+import { addressLine, workOrderPlace } from '#shared/work-order-place.ts';
 import { csvChunks, keysetPages, type CsvValue } from '#server/lib/csv.ts';
 import type { Database } from '#server/db/client.ts';
 import type { EquipmentSummary, ExportRepository, KeysetCursor } from './export.repository.ts';
@@ -103,6 +104,12 @@ export function createExportService({ db, timeZone }: { db: Database; timeZone: 
           [`Started ${zone}`, (row) => row.started],
           [`Completed ${zone}`, (row) => row.completed],
           ['Work order ID', (row) => row.id],
+          // Appended (decision 018-a, follow-up): the work order's own service address, and where the job is.
+          ['Service address', (row) => row.serviceAddress],
+          ['Service city', (row) => row.serviceCity],
+          ['Service state', (row) => row.serviceState],
+          ['Service ZIP', (row) => row.serviceZip],
+          ['Job address', (row) => addressLine(workOrderPlace(row, { address: row.customerStreet, city: row.customerCity, state: row.customerState, zip: row.customerZip }))],
         ],
         repository.workOrdersPage,
       );

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { GeocoderName, GeocodingAddress } from '#shared/geocoding.ts';
-import type { Database } from '#server/db/client.ts';
+import { withTransaction, type Database } from '#server/db/client.ts';
 import { customers, geocodeCache, geocodingBatches, geocodingBatchItems } from '#server/db/schema/index.ts';
 
 export type BatchRow = typeof geocodingBatches.$inferSelect;
@@ -80,8 +80,7 @@ export function createGeocodingRepository(db: Database) {
      */
     async startBatch(options: { provider: GeocoderName; retryFailed: boolean; count: number; emptyMessage: string }): Promise<BatchRow | undefined> {
       try {
-        return await db.transaction(async (transaction) => {
-          const tx = transaction as unknown as Database;
+        return await withTransaction(db, async (tx) => {
           const [batch] = await tx
             .insert(geocodingBatches)
             .values({ provider: options.provider, retryFailed: options.retryFailed, total: 0 })
@@ -163,8 +162,7 @@ export function createGeocodingRepository(db: Database) {
 
     /** Running -> completed with its summary; false when it was no longer running. */
     async finishBatch(id: string, message: (processed: number, succeeded: number, failed: number) => string): Promise<boolean> {
-      return db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
+      return withTransaction(db, async (tx) => {
         const [batch] = await tx.select().from(geocodingBatches).where(eq(geocodingBatches.id, id)).for('update');
         if (batch?.status !== 'running') return false;
         await tx
@@ -245,8 +243,7 @@ export function createGeocodingRepository(db: Database) {
       fromCache: boolean,
     ): Promise<ItemOutcome | undefined> {
       try {
-        return await db.transaction(async (transaction) => {
-          const tx = transaction as unknown as Database;
+        return await withTransaction(db, async (tx) => {
           const customerValues =
             result.status === 'success'
               ? {
@@ -304,8 +301,7 @@ export function createGeocodingRepository(db: Database) {
 
     /** An item whose customer cannot be looked up (deleted, already located): saved without a lookup. */
     async skipItem(item: { batchId: string; position: number }, reason: string): Promise<boolean> {
-      return db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
+      return withTransaction(db, async (tx) => {
         const counted = await tx
           .update(geocodingBatches)
           .set({ processed: sql`${geocodingBatches.processed} + 1`, failed: sql`${geocodingBatches.failed} + 1`, heartbeatAt: sql`now()` })
@@ -328,8 +324,7 @@ export function createGeocodingRepository(db: Database) {
       /** Runs in the same transaction once the pin is placed (the audit entry). */
       onPlaced?: (tx: Database, before: typeof customers.$inferSelect, after: typeof customers.$inferSelect) => Promise<void>,
     ) {
-      return db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
+      return withTransaction(db, async (tx) => {
         const [customer] = await tx
           .select()
           .from(customers)

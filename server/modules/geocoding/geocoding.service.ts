@@ -18,12 +18,12 @@ import {
   type GeocoderName,
 } from '#shared/geocoding.ts';
 import type { Geocoder } from '#server/adapters/geocoding/geocoder.ts';
-import { diffFields, recordAudit, type AuditActor } from '#server/modules/audit/audit.service.ts';
+import { diffFields, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import type { Database, DatabaseKind } from '#server/db/client.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
 import { parseOrThrow } from '#server/validation.ts';
-import { toCustomer } from '#server/modules/customers/customer.service.ts';
+import { toCustomer } from '#server/modules/customers/index.ts';
 import {
   createGeocodingRepository,
   skippedReasons,

@@ -4,7 +4,7 @@ import { leadWorkflowStages } from '#shared/enums.ts';
 import type { LeadFilter } from '#shared/lead.ts';
 import type { Database } from '#server/db/client.ts';
 import { aiConversations, estimateRequests } from '#server/db/schema/index.ts';
-import { containsPattern } from '#server/modules/customers/customer.repository.ts';
+import { containsPattern } from '#server/db/like-pattern.ts';
 
 export type EstimateRequestRow = typeof estimateRequests.$inferSelect;
 
@@ -38,6 +38,15 @@ export type LeadRow = {
   workOrderId: string | null;
   workOrderNumber: string | null;
   workOrderStatus: string | null;
+  /** Chat leads: the stored customer the booking's phone or e-mail matched, until staff decide (decision 018-a). */
+  possibleCustomerId: string | null;
+  possibleCustomerName: string | null;
+  possibleCustomerPhone: string | null;
+  possibleCustomerEmail: string | null;
+  possibleCustomerAddress: string | null;
+  possibleCustomerCity: string | null;
+  possibleCustomerState: string | null;
+  possibleCustomerZip: string | null;
 };
 
 const convertedStage = leadWorkflowStages[0];
@@ -51,7 +60,7 @@ const unifiedLeads = sql`(
   select 'estimate' as kind, er.id, er.name, er.email, er.phone, er.address, er.service_type, er.description,
          er.preferred_date::text as preferred_date, er.preferred_time, er.status, er.priority, er.source, er.workflow_stage,
          null::integer as lead_score, null::text as urgency, null::text as conversation_id, er.responded_at,
-         er.created_at, er.updated_at, er.customer_id, er.work_order_id
+         er.created_at, er.updated_at, er.customer_id, er.work_order_id, null::uuid as possible_customer_id
     from estimate_requests er
   union all
   select 'chat' as kind, al.id, c.name, c.email, c.phone,
@@ -60,7 +69,7 @@ const unifiedLeads = sql`(
          case when al.urgency in ('emergency', 'high') then 'urgent' else 'normal' end, al.source,
          case when al.status = 'converted' or al.work_order_id is not null then ${convertedStage} end,
          al.lead_score, al.urgency, al.conversation_id, null::timestamptz,
-         al.created_at, al.updated_at, al.customer_id, al.work_order_id
+         al.created_at, al.updated_at, al.customer_id, al.work_order_id, al.possible_customer_id
     from ai_leads al left join customers c on c.id = al.customer_id
 ) as lead`;
 
@@ -98,12 +107,13 @@ const where = (...rules: (SQL | undefined)[]) => {
 /** The unified leads (both kinds) with their customer and work order: also read by the CSV export. */
 export const fromLeads = sql`from ${unifiedLeads}
   left join customers customer on customer.id = lead.customer_id
-  left join work_orders work_order on work_order.id = lead.work_order_id`;
+  left join work_orders work_order on work_order.id = lead.work_order_id
+  left join customers possible_customer on possible_customer.id = lead.possible_customer_id`;
 
 type Executor = Pick<Database, 'execute'>;
 
-async function rowsOf<Row>(db: Executor, query: SQL): Promise<Row[]> {
-  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+async function rowsOf<Row extends Record<string, unknown>>(db: Executor, query: SQL): Promise<Row[]> {
+  const result = await db.execute<Row>(query);
   return result.rows;
 }
 
@@ -118,7 +128,11 @@ const selectLeads = sql`select lead.kind, lead.id, lead.name, lead.email, lead.p
     lead.conversation_id as "conversationId", lead.responded_at as "respondedAt", lead.created_at as "createdAt",
     lead.updated_at as "updatedAt", customer.id as "customerId", customer.name as "customerName",
     customer.phone as "customerPhone", customer.email as "customerEmail", customer.address as "customerAddress",
-    work_order.id as "workOrderId", work_order.work_order_number as "workOrderNumber", work_order.status as "workOrderStatus"
+    work_order.id as "workOrderId", work_order.work_order_number as "workOrderNumber", work_order.status as "workOrderStatus",
+    possible_customer.id as "possibleCustomerId", possible_customer.name as "possibleCustomerName",
+    possible_customer.phone as "possibleCustomerPhone", possible_customer.email as "possibleCustomerEmail",
+    possible_customer.address as "possibleCustomerAddress", possible_customer.city as "possibleCustomerCity",
+    possible_customer.state as "possibleCustomerState", possible_customer.zip as "possibleCustomerZip"
   ${fromLeads}`;
 
 export function createLeadRepository(db: Database) {

@@ -1,15 +1,24 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParamsSchema } from '#shared/api.ts';
 import { todayIn } from '#shared/dates.ts';
-import { leadConversionSchema, leadListQuerySchema, leadStatusChangeSchema } from '#shared/lead.ts';
-import { actorOf } from '#server/modules/audit/audit.service.ts';
-import { parseOrThrow } from '#server/validation.ts';
+import {
+  estimateLeadResponseSchema,
+  leadConversionProposalSchema,
+  leadConversionResultSchema,
+  leadConversionSchema,
+  leadDetailResponseSchema,
+  leadListQuerySchema,
+  leadListResponseSchema,
+  leadParamsSchema,
+  leadStatsSchema,
+  leadStatusChangeSchema,
+} from '#shared/lead.ts';
+import { actorOf } from '#server/modules/audit/index.ts';
+import { validateBodyForToday } from '#server/validation.ts';
 import type { LeadService } from './lead.service.ts';
 
 type Options = { leads: LeadService; timeZone: string };
-type LeadParams = { Params: { id: string } };
-
-const kindSchema = z.enum(['estimate', 'chat']);
 
 /**
  * Lead management (issue 7). Staff only: every /api/admin path passes the session guard
@@ -17,23 +26,43 @@ const kindSchema = z.enum(['estimate', 'chat']);
  * under /chat/:id; only estimate requests change status or convert here.
  */
 export async function leadRoutes(app: FastifyInstance, { leads, timeZone }: Options): Promise<void> {
-  app.get('/api/admin/leads', async (request) => leads.list(parseOrThrow(leadListQuerySchema, request.query)));
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const today = () => todayIn(timeZone);
 
-  app.get('/api/admin/leads/stats', async () => leads.stats());
-
-  app.get<{ Params: { kind: string; id: string } }>('/api/admin/leads/:kind/:id', async (request) =>
-    leads.detail(parseOrThrow(kindSchema, request.params.kind), request.params.id),
+  routes.get(
+    '/api/admin/leads',
+    { schema: { querystring: leadListQuerySchema, response: { 200: leadListResponseSchema } } },
+    async (request) => leads.list(request.query),
   );
 
-  app.post<LeadParams>('/api/admin/leads/estimate/:id/status', async (request) => {
-    const { status, expectedUpdatedAt } = parseOrThrow(leadStatusChangeSchema, request.body);
-    return { lead: await leads.changeStatus(request.params.id, status, expectedUpdatedAt, actorOf(request)) };
-  });
+  routes.get('/api/admin/leads/stats', { schema: { response: { 200: leadStatsSchema } } }, async () => leads.stats());
 
-  app.get<LeadParams>('/api/admin/leads/estimate/:id/conversion', async (request) => leads.proposal(request.params.id));
+  routes.get('/api/admin/leads/:kind/:id', { schema: { params: leadParamsSchema, response: { 200: leadDetailResponseSchema } } }, async (request) =>
+    leads.detail(request.params.kind, request.params.id),
+  );
 
-  app.post<LeadParams>('/api/admin/leads/estimate/:id/convert', async (request, reply) => {
-    const values = parseOrThrow(leadConversionSchema(todayIn(timeZone)), request.body);
-    return reply.status(201).send(await leads.convert(request.params.id, values, actorOf(request)));
-  });
+  routes.post(
+    '/api/admin/leads/estimate/:id/status',
+    { schema: { params: idParamsSchema, body: leadStatusChangeSchema, response: { 200: estimateLeadResponseSchema } } },
+    async (request) => {
+      const { status, expectedUpdatedAt } = request.body;
+      return { lead: await leads.changeStatus(request.params.id, status, expectedUpdatedAt, actorOf(request)) };
+    },
+  );
+
+  routes.get(
+    '/api/admin/leads/estimate/:id/conversion',
+    { schema: { params: idParamsSchema, response: { 200: leadConversionProposalSchema } } },
+    async (request) => leads.proposal(request.params.id),
+  );
+
+  routes.post(
+    '/api/admin/leads/estimate/:id/convert',
+    {
+      schema: { params: idParamsSchema, body: leadConversionSchema(today()), response: { 201: leadConversionResultSchema } },
+      // The work order's date defaults to, and may not be before, today in the company's time zone.
+      validatorCompiler: validateBodyForToday(leadConversionSchema, today),
+    },
+    async (request, reply) => reply.status(201).send(await leads.convert(request.params.id, request.body, actorOf(request))),
+  );
 }

@@ -23,13 +23,11 @@ import {
   type leadConversionSchema,
   type leadListQuerySchema,
 } from '#shared/lead.ts';
-import type { Database } from '#server/db/client.ts';
+import { withTransaction, type Database, type RepositoryFactory } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
-import { diffFields, recordAudit, type AuditActor } from '#server/modules/audit/audit.service.ts';
-import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
-import { recordCustomerChange } from '#server/modules/customers/customer.service.ts';
-import { createWorkOrderRepository } from '#server/modules/work-orders/work-order.repository.ts';
-import { newWorkOrder, recordWorkOrderChange, technicianUnavailable } from '#server/modules/work-orders/work-order.service.ts';
+import { diffFields, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
+import { type CustomerRepository, recordCustomerChange } from '#server/modules/customers/index.ts';
+import { newWorkOrder, recordWorkOrderChange, technicianUnavailable, type WorkOrderRepository } from '#server/modules/work-orders/index.ts';
 import { createLeadRepository, type LeadRow } from './lead.repository.ts';
 
 type ConversionValues = z.output<ReturnType<typeof leadConversionSchema>>;
@@ -76,6 +74,18 @@ export function toLead(row: LeadRow): LeadListItem {
       ? { id: row.customerId, name: row.customerName ?? '', phone: row.customerPhone ?? '', email: row.customerEmail, address: row.customerAddress ?? '' }
       : null,
     workOrder: row.workOrderId ? { id: row.workOrderId, workOrderNumber: row.workOrderNumber ?? '', status: row.workOrderStatus ?? '' } : null,
+    possibleMatch: row.possibleCustomerId
+      ? {
+          id: row.possibleCustomerId,
+          name: row.possibleCustomerName ?? '',
+          phone: row.possibleCustomerPhone ?? '',
+          email: row.possibleCustomerEmail,
+          address: row.possibleCustomerAddress ?? '',
+          city: row.possibleCustomerCity ?? '',
+          state: row.possibleCustomerState ?? '',
+          zip: row.possibleCustomerZip,
+        }
+      : null,
   };
 }
 
@@ -84,8 +94,17 @@ function isForeignKeyViolation(error: unknown): boolean {
   return (cause as { code?: string })?.code === '23503';
 }
 
-export function createLeadService(options: { db: Database; today: () => string; timeZone: string }) {
-  const { db, today, timeZone } = options;
+export type LeadServiceDependencies = {
+  db: Database;
+  today: () => string;
+  timeZone: string;
+  /** The conversion writes a customer and a work order: those modules' repositories, given by app.ts. */
+  customerRepository: RepositoryFactory<CustomerRepository>;
+  workOrderRepository: RepositoryFactory<WorkOrderRepository>;
+};
+
+export function createLeadService(options: LeadServiceDependencies) {
+  const { db, today, timeZone, customerRepository, workOrderRepository } = options;
   const repository = createLeadRepository(db);
 
   async function estimateLead(id: string): Promise<EstimateLead> {
@@ -127,8 +146,7 @@ export function createLeadService(options: { db: Database; today: () => string; 
     /** Any status, in any order (spec 000 section 4), but only over the version the user saw. */
     async changeStatus(id: string, status: LeadStatus, expectedUpdatedAt: string, actor: AuditActor): Promise<EstimateLead> {
       const key = leadId(id);
-      const row = await db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
+      const row = await withTransaction(db, async (tx) => {
         const leads = createLeadRepository(tx);
         const before = await leads.lockEstimateRequest(key);
         if (!before) return undefined;
@@ -155,7 +173,7 @@ export function createLeadService(options: { db: Database; today: () => string; 
     async proposal(id: string): Promise<LeadConversionProposal> {
       const lead = await repository.findEstimateRequest(leadId(id));
       if (!lead) throw notFound();
-      const customers = createCustomerRepository(db);
+      const customers = customerRepository(db);
       const linked = lead.customerId ? await customers.findById(lead.customerId) : undefined;
       const matched = linked ?? (await customers.findByContact({ phone: lead.phone, email: lead.email }));
       const serviceType = lead.serviceType as EstimateServiceType;
@@ -196,14 +214,13 @@ export function createLeadService(options: { db: Database; today: () => string; 
       const key = leadId(id);
       let result: { workOrder: { id: string; workOrderNumber: string }; customer: { id: string; name: string }; isNewCustomer: boolean };
       try {
-        result = await db.transaction(async (transaction) => {
-          const tx = transaction as unknown as Database;
+        result = await withTransaction(db, async (tx) => {
           const leads = createLeadRepository(tx);
           const lead = await leads.lockEstimateRequest(key);
           if (!lead) throw notFound();
           if (lead.workflowStage !== null) throw new AppError('CONFLICT', leadMessages.alreadyConverted, { workOrderId: lead.workOrderId });
 
-          const customers = createCustomerRepository(tx);
+          const customers = customerRepository(tx);
           let customer: { id: string; name: string };
           const isNewCustomer = values.customer.mode === 'new';
           if (values.customer.mode === 'existing') {
@@ -219,7 +236,7 @@ export function createLeadService(options: { db: Database; today: () => string; 
             customer = created;
           }
 
-          const workOrders = createWorkOrderRepository(tx);
+          const workOrders = workOrderRepository(tx);
           if (values.workOrder.technicianId && !(await workOrders.isActiveTechnician(values.workOrder.technicianId))) throw technicianUnavailable();
           const workOrder = await workOrders.insert({ ...newWorkOrder(customer.id, values.workOrder, timeZone), estimateRequestId: key });
 

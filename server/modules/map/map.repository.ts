@@ -182,8 +182,8 @@ const countsOf = (customerIds: SQL) => sql`select
 from work_orders w where w.customer_id in (${customerIds})`;
 
 export function createMapRepository(db: Database) {
-  async function rows<Row>(query: SQL): Promise<Row[]> {
-    return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
+  async function rows<Row extends Record<string, unknown>>(query: SQL): Promise<Row[]> {
+    return (await db.execute<Row>(query)).rows;
   }
   async function answer(query: SQL): Promise<string> {
     const [row] = await rows<{ answer: string }>(query);

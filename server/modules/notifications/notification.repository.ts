@@ -4,6 +4,8 @@ import { adminNotifications } from '#server/db/schema/index.ts';
 
 export type NotificationRow = typeof adminNotifications.$inferSelect;
 
+export type NotificationRepository = ReturnType<typeof createNotificationRepository>;
+
 export function createNotificationRepository(db: Database) {
   return {
     async listRecent(limit: number): Promise<NotificationRow[]> {

@@ -258,10 +258,12 @@ export function createIntegrationsService(options: IntegrationsOptions) {
     }
   }
 
-  async function testMaps(origin: string): Promise<{ ok: boolean; message: string }> {
+  async function testMaps(): Promise<{ ok: boolean; message: string }> {
     if (!mapTileUrl) return { ok: false, message: 'No map tile source is configured in this build (MAP_TILE_URL).' };
     const tile = tileAt(config.company.geo.latitude, config.company.geo.longitude, 12);
-    const url = new URL(tileUrlFor(mapTileUrl, tile), origin);
+    // A path template ('/tiles/…') is completed with the configured site URL (COMPANY_SITE_URL),
+    // never with the request's Host header: a forged Host would make the server fetch any address.
+    const url = new URL(tileUrlFor(mapTileUrl, tile), config.company.siteUrl);
     const where = `tile ${tile.z}/${tile.x}/${tile.y} from ${url.host}`;
     let response: Response;
     try {
@@ -285,7 +287,7 @@ export function createIntegrationsService(options: IntegrationsOptions) {
     },
 
     /** Runs one test; a failure is an answer (ok: false with the real error text), not an HTTP error. */
-    async test(name: IntegrationName, context: { recipient: string; origin: string }): Promise<IntegrationTestResult> {
+    async test(name: IntegrationName, context: { recipient: string }): Promise<IntegrationTestResult> {
       const started = performance.now();
       let result: { ok: boolean; message: string };
       try {
@@ -300,7 +302,7 @@ export function createIntegrationsService(options: IntegrationsOptions) {
             result = await testGeocoding();
             break;
           case 'maps':
-            result = await testMaps(context.origin);
+            result = await testMaps();
             break;
         }
       } catch (error) {

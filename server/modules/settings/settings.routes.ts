@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { companySettingItems, type CompanySettingsResponse } from '#shared/company-settings.ts';
-import { integrationNames } from '#shared/integrations.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { companySettingItems, companySettingsResponseSchema } from '#shared/company-settings.ts';
+import { integrationParamsSchema, integrationsResponseSchema, integrationTestResultSchema } from '#shared/integrations.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { AppError } from '#server/errors.ts';
-import { parseOrThrow } from '#server/validation.ts';
 import type { IntegrationsService } from './integrations.service.ts';
-
-const integrationParamsSchema = z.object({ name: z.enum(integrationNames) });
 
 /**
  * Settings that read the server's configuration (admins only: /api/admin/settings/*): the company
@@ -17,19 +14,27 @@ export async function settingsRoutes(
   app: FastifyInstance,
   { company, integrations }: { company: CompanyProfile; integrations: IntegrationsService },
 ): Promise<void> {
-  app.get('/api/admin/settings/company', async (): Promise<CompanySettingsResponse> => ({ items: companySettingItems(company) }));
+  const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/admin/settings/integrations', async () => integrations.status());
+  routes.get('/api/admin/settings/company', { schema: { response: { 200: companySettingsResponseSchema } } }, async () => ({
+    items: companySettingItems(company),
+  }));
 
-  app.post<{ Params: { name: string } }>(
+  routes.get('/api/admin/settings/integrations', { schema: { response: { 200: integrationsResponseSchema } } }, async () =>
+    integrations.status(),
+  );
+
+  routes.post(
     '/api/admin/settings/integrations/:name/test',
-    // Each test reaches an outside service: a few per minute per address is plenty.
-    { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } },
+    {
+      // Each test reaches an outside service: a few per minute per address is plenty.
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      schema: { params: integrationParamsSchema, response: { 200: integrationTestResultSchema } },
+    },
     async (request) => {
-      const { name } = parseOrThrow(integrationParamsSchema, request.params);
       const user = request.staffUser;
       if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in.');
-      return integrations.test(name, { recipient: user.email, origin: `${request.protocol}://${request.host}` });
+      return integrations.test(request.params.name, { recipient: user.email });
     },
   );
 }

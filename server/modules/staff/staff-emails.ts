@@ -1,5 +1,5 @@
 import type { CompanyProfile } from '#shared/company-profile.ts';
-import type { QueuedEmail } from '#server/modules/email/email-outbox.ts';
+import type { QueuedEmail } from '#server/modules/email/index.ts';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -28,5 +28,8 @@ export function setPasswordEmail(input: {
     html: `<p>Hello ${escapeHtml(to.name)},</p><p>${escapeHtml(opening)}</p><p><a href="${escapeHtml(link)}">Choose your password</a></p><p>${escapeHtml(closing)}</p><p>${escapeHtml(company.name)}</p>`,
     relatedType: 'staff_user',
     relatedId: to.id,
+    // The link is a credential: blanked once delivered, never in a backup (decision 018-d-outbox-secrets).
+    carriesSecret: true,
+    kind: `set_password_${purpose}`,
   };
 }

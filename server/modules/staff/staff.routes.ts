@@ -1,17 +1,21 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParamsSchema, noContentSchema } from '#shared/api.ts';
 import {
   addStaffSchema,
   changeOwnPasswordSchema,
   changeRoleSchema,
   passwordSetupSchema,
   setPasswordLinkQuerySchema,
+  setPasswordLinkResponseSchema,
   setPasswordSchema,
+  staffChangeResponseSchema,
+  staffListResponseSchema,
 } from '#shared/auth.ts';
-import { parseOrThrow } from '#server/validation.ts';
 import type { StaffService } from './staff.service.ts';
+import { sendNoContent } from '#server/lib/no-content.ts';
 
 type Options = { staffService: StaffService; limitPerMinute: number };
-type StaffParams = { Params: { id: string } };
 
 /**
  * Staff accounts under /api/admin/settings (the session guard lets only admins in), the own
@@ -19,44 +23,65 @@ type StaffParams = { Params: { id: string } };
  */
 export async function staffRoutes(app: FastifyInstance, { staffService, limitPerMinute }: Options): Promise<void> {
   const limited = { rateLimit: { max: limitPerMinute, timeWindow: '1 minute' } };
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const staffAnswer = { response: { 200: staffChangeResponseSchema } };
 
-  app.get('/api/admin/settings/staff', async () => ({ staff: await staffService.list() }));
-
-  app.post('/api/admin/settings/staff', { config: limited }, async (request, reply) => {
-    const result = await staffService.add(request.staffUser!, parseOrThrow(addStaffSchema, request.body));
-    return reply.status(201).send(result);
-  });
-
-  app.put<StaffParams>('/api/admin/settings/staff/:id/role', async (request) => ({
-    staff: await staffService.changeRole(request.staffUser!, request.params.id, parseOrThrow(changeRoleSchema, request.body).role),
+  routes.get('/api/admin/settings/staff', { schema: { response: { 200: staffListResponseSchema } } }, async () => ({
+    staff: await staffService.list(),
   }));
 
-  app.post<StaffParams>('/api/admin/settings/staff/:id/deactivate', async (request) => ({
+  routes.post(
+    '/api/admin/settings/staff',
+    { config: limited, schema: { body: addStaffSchema, response: { 201: staffChangeResponseSchema } } },
+    async (request, reply) => {
+      const result = await staffService.add(request.staffUser!, request.body);
+      return reply.status(201).send(result);
+    },
+  );
+
+  routes.put(
+    '/api/admin/settings/staff/:id/role',
+    { schema: { params: idParamsSchema, body: changeRoleSchema, ...staffAnswer } },
+    async (request) => ({ staff: await staffService.changeRole(request.staffUser!, request.params.id, request.body.role) }),
+  );
+
+  routes.post('/api/admin/settings/staff/:id/deactivate', { schema: { params: idParamsSchema, ...staffAnswer } }, async (request) => ({
     staff: await staffService.deactivate(request.staffUser!, request.params.id),
   }));
 
-  app.post<StaffParams>('/api/admin/settings/staff/:id/reactivate', async (request) => ({
+  routes.post('/api/admin/settings/staff/:id/reactivate', { schema: { params: idParamsSchema, ...staffAnswer } }, async (request) => ({
     staff: await staffService.reactivate(request.staffUser!, request.params.id),
   }));
 
-  app.post<StaffParams>('/api/admin/settings/staff/:id/password', { config: limited }, async (request) =>
-    staffService.resetPassword(request.staffUser!, request.params.id, parseOrThrow(passwordSetupSchema, request.body)),
+  routes.post(
+    '/api/admin/settings/staff/:id/password',
+    { config: limited, schema: { params: idParamsSchema, body: passwordSetupSchema, ...staffAnswer } },
+    async (request) => staffService.resetPassword(request.staffUser!, request.params.id, request.body),
   );
 
-  app.put('/api/admin/account/password', { config: limited, bodyLimit: 4096 }, async (request, reply) => {
-    await staffService.changeOwnPassword(request.staffUser!, request.sessionId!, parseOrThrow(changeOwnPasswordSchema, request.body));
-    return reply.status(204).send();
-  });
+  routes.put(
+    '/api/admin/account/password',
+    { config: limited, bodyLimit: 4096, schema: { body: changeOwnPasswordSchema, response: { 204: noContentSchema } } },
+    async (request, reply) => {
+      await staffService.changeOwnPassword(request.staffUser!, request.sessionId!, request.body);
+      return sendNoContent(reply);
+    },
+  );
 
   // The link's token travels in the body, never in an address (addresses end up in logs).
-  app.post('/api/auth/set-password/check', { config: limited, bodyLimit: 4096 }, async (request) =>
-    staffService.describeLink(parseOrThrow(setPasswordLinkQuerySchema, request.body).token),
+  routes.post(
+    '/api/auth/set-password/check',
+    { config: limited, bodyLimit: 4096, schema: { body: setPasswordLinkQuerySchema, response: { 200: setPasswordLinkResponseSchema } } },
+    async (request) => staffService.describeLink(request.body.token),
   );
 
-  app.post('/api/auth/set-password', { config: limited, bodyLimit: 4096 }, async (request, reply) => {
-    const input = parseOrThrow(setPasswordSchema, request.body);
-    await staffService.setPasswordWithLink(input.token, input.password);
-    reply.header('cache-control', 'no-store');
-    return reply.status(204).send();
-  });
+  routes.post(
+    '/api/auth/set-password',
+    { config: limited, bodyLimit: 4096, schema: { body: setPasswordSchema, response: { 204: noContentSchema } } },
+    async (request, reply) => {
+      await staffService.setPasswordWithLink(request.body.token, request.body.password);
+      reply.header('cache-control', 'no-store');
+      return sendNoContent(reply);
+    },
+  );
 }

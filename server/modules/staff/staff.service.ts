@@ -9,13 +9,11 @@ import {
 import type { AuditChanges } from '#shared/audit.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import type { StaffRole } from '#shared/enums.ts';
-import type { Database } from '#server/db/client.ts';
+import { withTransaction, type Database } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
-import type { AuthRepository } from '#server/modules/auth/auth.repository.ts';
-import { assertAcceptablePassword, hashToken } from '#server/modules/auth/auth.service.ts';
-import { hashPassword, verifyPassword } from '#server/modules/auth/password.ts';
-import { recordAudit } from '#server/modules/audit/audit.service.ts';
-import type { EmailOutbox } from '#server/modules/email/email-outbox.ts';
+import { type AuthRepository, assertAcceptablePassword, hashToken, hashPassword, verifyPassword } from '#server/modules/auth/index.ts';
+import { recordAudit } from '#server/modules/audit/index.ts';
+import type { EmailOutbox } from '#server/modules/email/index.ts';
 import { setPasswordEmail } from './staff-emails.ts';
 import type { StaffRepository, StaffRow } from './staff.repository.ts';
 
@@ -88,7 +86,7 @@ export function createStaffAccountService(options: StaffServiceOptions) {
   /** Runs a change in one transaction; afterwards ends the streams of sessions it ended and kicks the outbox. */
   async function change<T>(work: (tx: Database, ended: string[]) => Promise<T>): Promise<T> {
     const ended: string[] = [];
-    const result = await db.transaction(async (transaction) => work(transaction as unknown as Database, ended));
+    const result = await withTransaction(db, (tx) => work(tx, ended));
     if (ended.length > 0) options.onSessionsEnded?.(ended);
     outbox.kick();
     return result;

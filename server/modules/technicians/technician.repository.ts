@@ -1,12 +1,21 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { activeWorkOrderStatuses } from '#shared/enums.ts';
-import type { Database } from '#server/db/client.ts';
+import type { DbExecutor } from '#server/db/client.ts';
 import { technicians, workOrders } from '#server/db/schema/index.ts';
 
 export type TechnicianRow = typeof technicians.$inferSelect;
 
-export function createTechnicianRepository(db: Database) {
+export function createTechnicianRepository(db: DbExecutor) {
   return {
+    /** The pickers' and the calendar's list (GET /api/admin/technicians): by name, active ones only if asked. */
+    async listForPickers(activeOnly: boolean) {
+      return db
+        .select({ id: technicians.id, name: technicians.name, color: technicians.color, active: technicians.active })
+        .from(technicians)
+        .where(activeOnly ? eq(technicians.active, true) : undefined)
+        .orderBy(asc(technicians.name), asc(technicians.id));
+    },
+
     /** Every technician, active first then by name, with the open work orders each has. */
     async listWithOpenWork(): Promise<(TechnicianRow & { openWorkOrders: number })[]> {
       const open = db

@@ -1,22 +1,46 @@
 import type { FastifyInstance } from 'fastify';
-import { technicianCreateSchema, technicianUpdateSchema } from '#shared/technician.ts';
-import { actorOf } from '#server/modules/audit/audit.service.ts';
-import { parseOrThrow } from '#server/validation.ts';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParamsSchema } from '#shared/api.ts';
+import {
+  technicianCreateSchema,
+  technicianListQuerySchema,
+  technicianListResponseSchema,
+  technicianSettingsListResponseSchema,
+  technicianSettingsResponseSchema,
+  technicianUpdateSchema,
+} from '#shared/technician.ts';
+import { actorOf } from '#server/modules/audit/index.ts';
 import type { TechnicianService } from './technician.service.ts';
 
 /**
- * Technician management (admins only: /api/admin/settings/*). The calendar and the pickers keep
- * reading GET /api/admin/technicians, which every staff member may call.
+ * Technician management (admins only: /api/admin/settings/*), and GET /api/admin/technicians, the
+ * list the calendar and the pickers read, which every staff member may call.
  */
 export async function technicianSettingsRoutes(app: FastifyInstance, { technicians }: { technicians: TechnicianService }): Promise<void> {
-  app.get('/api/admin/settings/technicians', async () => technicians.list());
+  const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  app.post('/api/admin/settings/technicians', async (request, reply) => {
-    const technician = await technicians.create(parseOrThrow(technicianCreateSchema, request.body), actorOf(request));
-    return reply.status(201).send({ technician });
-  });
+  routes.get(
+    '/api/admin/technicians',
+    { schema: { querystring: technicianListQuerySchema, response: { 200: technicianListResponseSchema } } },
+    async (request) => technicians.pickerList(request.query.active === 'true'),
+  );
 
-  app.patch<{ Params: { id: string } }>('/api/admin/settings/technicians/:id', async (request) => ({
-    technician: await technicians.update(request.params.id, parseOrThrow(technicianUpdateSchema, request.body), actorOf(request)),
-  }));
+  routes.get('/api/admin/settings/technicians', { schema: { response: { 200: technicianSettingsListResponseSchema } } }, async () =>
+    technicians.list(),
+  );
+
+  routes.post(
+    '/api/admin/settings/technicians',
+    { schema: { body: technicianCreateSchema, response: { 201: technicianSettingsResponseSchema } } },
+    async (request, reply) => {
+      const technician = await technicians.create(request.body, actorOf(request));
+      return reply.status(201).send({ technician });
+    },
+  );
+
+  routes.patch(
+    '/api/admin/settings/technicians/:id',
+    { schema: { params: idParamsSchema, body: technicianUpdateSchema, response: { 200: technicianSettingsResponseSchema } } },
+    async (request) => ({ technician: await technicians.update(request.params.id, request.body, actorOf(request)) }),
+  );
 }

@@ -6,9 +6,10 @@ import {
   type technicianCreateSchema,
   type technicianUpdateSchema,
 } from '#shared/technician.ts';
-import type { Database } from '#server/db/client.ts';
+import { withTransaction, type Database } from '#server/db/client.ts';
+import type { Technician } from '#shared/work-order.ts';
 import { AppError } from '#server/errors.ts';
-import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/audit.service.ts';
+import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { createTechnicianRepository, type TechnicianRow } from './technician.repository.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -53,6 +54,11 @@ export function createTechnicianService(options: { db: Database }) {
   const repository = createTechnicianRepository(db);
 
   return {
+    /** Every staff member's read (the calendar and the work-order pickers), not the settings list. */
+    async pickerList(activeOnly: boolean): Promise<{ technicians: Technician[] }> {
+      return { technicians: await repository.listForPickers(activeOnly) };
+    },
+
     async list(): Promise<TechnicianSettingsListResponse> {
       const rows = await repository.listWithOpenWork();
       return { technicians: rows.map((row) => toItem(row, row.openWorkOrders)) };
@@ -60,8 +66,7 @@ export function createTechnicianService(options: { db: Database }) {
 
     async create(values: z.output<typeof technicianCreateSchema>, actor: AuditActor): Promise<TechnicianSettingsItem> {
       try {
-        return await db.transaction(async (transaction) => {
-          const tx = transaction as unknown as Database;
+        return await withTransaction(db, async (tx) => {
           const row = await createTechnicianRepository(tx).insert(values);
           await recordAudit(tx, {
             actor,
@@ -83,8 +88,7 @@ export function createTechnicianService(options: { db: Database }) {
       if (!uuidPattern.test(id)) throw notFound();
       const key = id.toLowerCase();
       try {
-        return await db.transaction(async (transaction) => {
-          const tx = transaction as unknown as Database;
+        return await withTransaction(db, async (tx) => {
           const technicians = createTechnicianRepository(tx);
           const before = await technicians.lockById(key);
           if (!before) throw notFound();

@@ -1,8 +1,7 @@
-import { and, asc, count, desc, eq, gt, gte, ilike, inArray, isNotNull, lt, ne, not, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { activeWorkOrderStatuses } from '#shared/enums.ts';
-import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { and, asc, count, desc, eq, ilike, inArray, not, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { WorkOrderStatus } from '#shared/enums.ts';
-import type { Database } from '#server/db/client.ts';
+import type { DbExecutor } from '#server/db/client.ts';
 import {
   aiLeads,
   customers,
@@ -14,9 +13,12 @@ import {
   workOrderTasks,
   workOrders,
 } from '#server/db/schema/index.ts';
-import { containsPattern } from '#server/modules/customers/customer.repository.ts';
+import { containsPattern } from '#server/db/like-pattern.ts';
 
 export type WorkOrderRow = typeof workOrders.$inferSelect;
+
+/** A chat booking's possibly-same stored customer (decision 018-a), joined beside the work order's own. */
+const possibleCustomer = alias(customers, 'possible_customer');
 export type CustomerRow = typeof customers.$inferSelect;
 export type TaskRow = typeof workOrderTasks.$inferSelect;
 export type InspectionReportRow = typeof inspectionReports.$inferSelect;
@@ -24,7 +26,18 @@ export type NewWorkOrder = Pick<
   typeof workOrders.$inferInsert,
   'customerId' | 'title' | 'serviceType' | 'priority' | 'serviceDate' | 'timePreference' | 'description' | 'notes' | 'technicianId' | 'estimateRequestId'
 > &
+  Partial<Pick<typeof workOrders.$inferInsert, 'serviceAddress' | 'serviceCity' | 'serviceState' | 'serviceZip'>> &
   Partial<Pick<typeof workOrders.$inferInsert, 'scheduledStartTime' | 'scheduledEndTime' | 'estimatedDuration'>> & { scheduledDate?: SQL };
+
+/** Where the job is (shared/work-order-place.ts): the work order's own service address and the customer's. */
+export const serviceAddressColumns = {
+  serviceAddress: workOrders.serviceAddress,
+  serviceCity: workOrders.serviceCity,
+  serviceState: workOrders.serviceState,
+  serviceZip: workOrders.serviceZip,
+};
+/** The customer as the list and the calendar show them: the street is their address's line there, as before. */
+export const customerPlaceColumns = { id: customers.id, name: customers.name, phone: customers.phone, address: customers.address };
 
 const listColumns = {
   id: workOrders.id,
@@ -36,7 +49,8 @@ const listColumns = {
   serviceType: workOrders.serviceType,
   serviceDate: workOrders.serviceDate,
   updatedAt: workOrders.updatedAt,
-  customer: { id: customers.id, name: customers.name, phone: customers.phone, address: customers.address },
+  ...serviceAddressColumns,
+  customer: customerPlaceColumns,
 };
 
 /** Newest service date first, then newest created: work_orders_list_order_idx (and its per-status twin) in index order. */
@@ -57,7 +71,7 @@ function searchText(search: string) {
     /** Title, description or number contains the text (a BitmapOr of their three trigram indexes). */
     inWorkOrder: or(ilike(workOrders.title, pattern), ilike(workOrders.description, pattern), ilike(workOrders.workOrderNumber, pattern))!,
     /** Customers whose name or phone contains it (their trigram indexes). */
-    customerIds: (db: Database) =>
+    customerIds: (db: DbExecutor) =>
       db.select({ id: customers.id }).from(customers).where(or(ilike(customers.name, pattern), ilike(customers.phone, pattern))),
   };
 }
@@ -69,7 +83,7 @@ const statusFilter = (status: WorkOrderStatus | 'all') => (status === 'all' ? un
  * work orders of matching customers (work_orders_customer_id_idx). A single OR across both tables
  * could use no index at all: every search would read all 100,000 rows.
  */
-function matchingRows(db: Database, status: WorkOrderStatus | 'all', search: string) {
+function matchingRows(db: DbExecutor, status: WorkOrderStatus | 'all', search: string) {
   const text = searchText(search);
   const columns = { id: workOrders.id, serviceDate: workOrders.serviceDate, createdAt: workOrders.createdAt };
   return db
@@ -89,7 +103,7 @@ function matchingRows(db: Database, status: WorkOrderStatus | 'all', search: str
  * and stopping at the page's end: exact whenever it fills the page, since every work order outside
  * the window comes later in the order.
  */
-function recentSearchPage(db: Database, status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
+function recentSearchPage(db: DbExecutor, status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
   const text = searchText(search);
   const recent = db
     .select({
@@ -116,7 +130,7 @@ function recentSearchPage(db: Database, status: WorkOrderStatus | 'all', search:
  * A page of all search matches: the matching ids are sorted and cut to the page on their own
  * (with the two sort keys), so only the page's rows are joined to their work order and customer.
  */
-function searchPage(db: Database, status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
+function searchPage(db: DbExecutor, status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
   const matching = matchingRows(db, status, search).as('matching');
   return db
     .select({ id: matching.id })
@@ -131,7 +145,7 @@ function searchPage(db: Database, status: WorkOrderStatus | 'all', search: strin
 const versionMatches = (expectedUpdatedAt: string) =>
   sql`date_trunc('milliseconds', ${workOrders.updatedAt}) = ${expectedUpdatedAt}::timestamptz`;
 
-export function createWorkOrderRepository(db: Database) {
+export function createWorkOrderRepository(db: DbExecutor) {
   const queries = {
     listPage: (status: WorkOrderStatus | 'all', page: number, pageSize: number) =>
       db
@@ -161,35 +175,6 @@ export function createWorkOrderRepository(db: Database) {
     /** With one, the matches counted up to searchCountCap + 1 (more than the cap reads as "1,000+"). */
     searchTotal: (status: WorkOrderStatus | 'all', search: string) =>
       db.select({ total: count() }).from(matchingRows(db, status, search).limit(searchCountCap + 1).as('matching')),
-    /** The calendar's visible range: appointments (a date and both times) by day and start (work_orders_service_date_idx). */
-    calendarRange: (start: string, end: string) =>
-      db
-        .select({
-          id: workOrders.id,
-          workOrderNumber: workOrders.workOrderNumber,
-          title: workOrders.title,
-          serviceDate: workOrders.serviceDate,
-          startTime: workOrders.scheduledStartTime,
-          endTime: workOrders.scheduledEndTime,
-          status: workOrders.status,
-          priority: workOrders.priority,
-          serviceType: workOrders.serviceType,
-          updatedAt: workOrders.updatedAt,
-          technician: { id: technicians.id, name: technicians.name, color: technicians.color },
-          customer: { id: customers.id, name: customers.name, phone: customers.phone, address: customers.address },
-        })
-        .from(workOrders)
-        .innerJoin(customers, eq(customers.id, workOrders.customerId))
-        .leftJoin(technicians, eq(technicians.id, workOrders.technicianId))
-        .where(
-          and(
-            gte(workOrders.serviceDate, start),
-            lt(workOrders.serviceDate, end),
-            isNotNull(workOrders.scheduledStartTime),
-            isNotNull(workOrders.scheduledEndTime),
-          ),
-        )
-        .orderBy(asc(workOrders.serviceDate), asc(workOrders.scheduledStartTime), asc(workOrders.id)),
     // The detail's three reads take a value or a placeholder: they are also prepared once, below.
     detail: (id: string | Placeholder) =>
       db
@@ -206,11 +191,22 @@ export function createWorkOrderRepository(db: Database) {
             serialNumber: equipment.serialNumber,
             warrantyStatus: equipment.warrantyStatus,
           },
+          possibleMatch: {
+            id: possibleCustomer.id,
+            name: possibleCustomer.name,
+            phone: possibleCustomer.phone,
+            email: possibleCustomer.email,
+            address: possibleCustomer.address,
+            city: possibleCustomer.city,
+            state: possibleCustomer.state,
+            zip: possibleCustomer.zip,
+          },
         })
         .from(workOrders)
         .innerJoin(customers, eq(customers.id, workOrders.customerId))
         .leftJoin(technicians, eq(technicians.id, workOrders.technicianId))
         .leftJoin(equipment, eq(equipment.id, workOrders.equipmentId))
+        .leftJoin(possibleCustomer, eq(possibleCustomer.id, workOrders.possibleCustomerId))
         .where(eq(workOrders.id, id)),
     latestInspection: (workOrderId: string | Placeholder) =>
       db
@@ -304,45 +300,6 @@ export function createWorkOrderRepository(db: Database) {
       return rows.length > 0;
     },
 
-    /**
-     * The technician's other open appointments that day which the times would overlap (touching
-     * ends do not). Call inside a transaction after lockTechnician, so two dispatchers cannot both
-     * find the slot free.
-     */
-    async overlappingAppointments(technicianId: string, serviceDate: string, startTime: string, endTime: string, exceptId: string) {
-      return db
-        .select({
-          id: workOrders.id,
-          workOrderNumber: workOrders.workOrderNumber,
-          title: workOrders.title,
-          serviceDate: workOrders.serviceDate,
-          startTime: workOrders.scheduledStartTime,
-          endTime: workOrders.scheduledEndTime,
-        })
-        .from(workOrders)
-        .where(
-          and(
-            eq(workOrders.technicianId, technicianId),
-            eq(workOrders.serviceDate, serviceDate),
-            inArray(workOrders.status, [...activeWorkOrderStatuses]),
-            ne(workOrders.id, exceptId),
-            lt(workOrders.scheduledStartTime, endTime),
-            gt(workOrders.scheduledEndTime, startTime),
-          ),
-        )
-        .orderBy(asc(workOrders.scheduledStartTime), asc(workOrders.id));
-    },
-
-    /** Holds the technician's row until the transaction ends: bookings for one technician take turns. */
-    async lockTechnician(technicianId: string): Promise<{ id: string; name: string; active: boolean } | undefined> {
-      const rows = await db
-        .select({ id: technicians.id, name: technicians.name, active: technicians.active })
-        .from(technicians)
-        .where(eq(technicians.id, technicianId))
-        .for('update');
-      return rows[0];
-    },
-
     /** A lead (estimate request or chat lead) that became this work order forgets it. */
     async unlinkLeads(workOrderId: string): Promise<void> {
       await db.update(estimateRequests).set({ workOrderId: null, updatedAt: sql`now()` }).where(eq(estimateRequests.workOrderId, workOrderId));
@@ -356,14 +313,6 @@ export function createWorkOrderRepository(db: Database) {
         .where(and(eq(workOrders.id, id), versionMatches(expectedUpdatedAt), inArray(workOrders.status, [...fromStatuses])))
         .returning({ id: workOrders.id });
       return rows.length > 0;
-    },
-
-    async activeTechnicians(activeOnly: boolean) {
-      return db
-        .select({ id: technicians.id, name: technicians.name, color: technicians.color, active: technicians.active })
-        .from(technicians)
-        .where(activeOnly ? eq(technicians.active, true) : undefined)
-        .orderBy(asc(technicians.name), asc(technicians.id));
     },
 
     /**

@@ -1,23 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import {
-  calendarMessages,
-  type CalendarEvent,
-  type CalendarOverlap,
-  type calendarAppointmentUpdateSchema,
-  type calendarAssignSchema,
-  type calendarRangeSchema,
-  type calendarRescheduleSchema,
-} from '#shared/calendar.ts';
+import { calendarMessages } from '#shared/calendar.ts';
 import type { Customer, CustomerValues } from '#shared/customer.ts';
-import { activeWorkOrderStatuses, workOrderStatuses, type WorkOrderStatus } from '#shared/enums.ts';
+import { workOrderStatuses, type WorkOrderStatus } from '#shared/enums.ts';
 import {
   allowedTransitions,
-  canTransition,
   scheduleEndTime,
   workOrderMessages,
   type InspectionReport,
-  type Technician,
   type WorkOrder,
   type WorkOrderDetailResponse,
   type WorkOrderListItem,
@@ -31,14 +21,13 @@ import {
   type workOrderUpdateSchema,
   type WorkOrderTask,
 } from '#shared/work-order.ts';
-import type { Database } from '#server/db/client.ts';
+import { serviceAddressColumns } from '#shared/work-order-place.ts';
+import { withTransaction, type Database, type DbExecutor, type RepositoryFactory } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
-import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
-import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/audit.service.ts';
-import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
-import { recordCustomerChange, toCustomer } from '#server/modules/customers/customer.service.ts';
+import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
+import type { TechnicianBookings } from '#server/modules/calendar/index.ts';
+import { type CustomerRepository, recordCustomerChange, toCustomer } from '#server/modules/customers/index.ts';
 import {
-  createWorkOrderRepository,
   type InspectionReportRow,
   type NewWorkOrder,
   type TaskRow,
@@ -53,7 +42,8 @@ type ScheduleValues = z.output<ReturnType<typeof workOrderScheduleSchema>>;
 /** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const notFound = () => new AppError('NOT_FOUND', workOrderMessages.notFoundApi);
+export const workOrderNotFound = () => new AppError('NOT_FOUND', workOrderMessages.notFoundApi);
+const notFound = workOrderNotFound;
 const equipmentUnavailable = () => new AppError('VALIDATION_FAILED', workOrderMessages.equipmentUnavailable, [
   { path: 'equipmentId', message: workOrderMessages.equipmentUnavailable },
 ]);
@@ -61,7 +51,8 @@ export const technicianUnavailable = () => new AppError('VALIDATION_FAILED', wor
   { path: 'technicianId', message: workOrderMessages.technicianUnavailable },
 ]);
 
-function workOrderId(id: string): string {
+/** The id from the address, lower-cased; a 404 when it cannot be one. */
+export function workOrderId(id: string): string {
   if (!uuidPattern.test(id)) throw notFound();
   return id.toLowerCase();
 }
@@ -93,6 +84,11 @@ export function toWorkOrder(row: WorkOrderRow): WorkOrder {
     actualEndTime: iso(row.actualEndTime),
     startedAt: iso(row.startedAt),
     completedAt: iso(row.completedAt),
+    serviceAddress: row.serviceAddress,
+    serviceCity: row.serviceCity,
+    serviceState: row.serviceState,
+    serviceZip: row.serviceZip,
+    possibleCustomerId: row.possibleCustomerId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -102,7 +98,7 @@ export function toWorkOrder(row: WorkOrderRow): WorkOrder {
 const toTask = (row: TaskRow): WorkOrderTask => ({ ...row, createdAt: row.createdAt.toISOString() });
 const toInspectionReport = (row: InspectionReportRow): InspectionReport => ({ ...row, createdAt: row.createdAt.toISOString() });
 
-function isForeignKeyViolation(error: unknown): boolean {
+export function isForeignKeyViolation(error: unknown): boolean {
   const cause = (error as { cause?: unknown })?.cause ?? error;
   return (cause as { code?: string })?.code === '23503';
 }
@@ -119,7 +115,7 @@ const schedulableStatuses = ['pending', 'scheduled'] as const satisfies readonly
  * Why a guarded change changed nothing: the work order is gone (404), someone else changed it
  * first (409 with the current values), or its status does not allow the change.
  */
-async function refusalIn(
+export async function refusalIn(
   repository: WorkOrderRepository,
   id: string,
   expectedUpdatedAt: string,
@@ -133,29 +129,11 @@ async function refusalIn(
   return statusRefusal(current);
 }
 
-/** 409 SCHEDULE_OVERLAP naming the technician and the appointments the change would collide with. */
-async function overlapRefusal(
-  repository: WorkOrderRepository,
-  technicianId: string,
-  rows: Awaited<ReturnType<WorkOrderRepository['overlappingAppointments']>>,
-): Promise<AppError> {
-  const technician = await repository.lockTechnician(technicianId);
-  const overlaps: CalendarOverlap[] = rows.map((row) => ({
-    ...row,
-    startTime: (row.startTime ?? '').slice(0, 5),
-    endTime: (row.endTime ?? '').slice(0, 5),
-  }));
-  return new AppError('SCHEDULE_OVERLAP', calendarMessages.overlap(technician?.name ?? 'The technician', overlaps.length), { overlaps });
-}
-
 /** Hours between two 'HH:MM' times (the calendar's quarter hours make exact decimals). */
-function durationHours(start: string, end: string): number {
+export function durationHours(start: string, end: string): number {
   const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
   return (minutes(end) - minutes(start)) / 60;
 }
-
-/** No work order has this id: what a new one's overlap check excludes. */
-const noWorkOrderId = '00000000-0000-0000-0000-000000000000';
 
 /**
  * What the activity log leaves out of a work order's changes: its number (never changes), and the
@@ -167,7 +145,7 @@ const workOrderAuditOmit = [
 
 /** The work order's entry for a change; an update that changed nothing records nothing. */
 export async function recordWorkOrderChange(
-  tx: Database,
+  tx: DbExecutor,
   actor: AuditActor,
   action: string,
   before: WorkOrderRow | undefined,
@@ -181,52 +159,51 @@ export async function recordWorkOrderChange(
 
 const deletableStatuses = ['pending', 'scheduled', 'cancelled'] as const satisfies readonly WorkOrderStatus[];
 
-export function createWorkOrderService(options: { db: Database; timeZone: string }) {
-  const { db, timeZone } = options;
-  const repository = createWorkOrderRepository(db);
+/**
+ * One change of an existing work order in a transaction: the row is locked, changed, and the
+ * change recorded in the activity log with the fields it changed (also the calendar's moves).
+ */
+export async function changeWorkOrderAudited(
+  db: DbExecutor,
+  workOrderRepository: RepositoryFactory<WorkOrderRepository>,
+  key: string,
+  actor: AuditActor,
+  action: string,
+  change: (workOrders: WorkOrderRepository, before: WorkOrderRow, tx: DbExecutor) => Promise<WorkOrderRow>,
+): Promise<WorkOrder> {
+  return withTransaction(db, async (tx) => {
+    const workOrders = workOrderRepository(tx);
+    const before = await workOrders.lockById(key);
+    if (!before) throw notFound();
+    const after = await change(workOrders, before, tx);
+    await recordWorkOrderChange(tx, actor, action, before, after);
+    return toWorkOrder(after);
+  });
+}
 
-  /** Answers of the calendar's range read, per database snapshot (server/db/snapshot-cache.ts), as the JSON sent. */
-  const calendarAnswers = createSnapshotCache<string>(db, { maxEntries: 32 });
+export type WorkOrderServiceDependencies = {
+  db: Database;
+  timeZone: string;
+  workOrderRepository: RepositoryFactory<WorkOrderRepository>;
+  customerRepository: RepositoryFactory<CustomerRepository>;
+  /** The calendar's double-booking rule (decision 015), for 'Create New Appointment' with times. */
+  bookings: TechnicianBookings;
+};
 
-  async function readCalendarRange(range: z.output<typeof calendarRangeSchema>): Promise<{ events: CalendarEvent[] }> {
-    const rows = await repository.queries.calendarRange(range.start, range.end);
-    return {
-      events: rows.map((row) => ({
-        ...row,
-        startTime: row.startTime!.slice(0, 5),
-        endTime: row.endTime!.slice(0, 5),
-        status: row.status as WorkOrderStatus,
-        priority: row.priority as CalendarEvent['priority'],
-        serviceType: row.serviceType as CalendarEvent['serviceType'],
-        updatedAt: row.updatedAt.toISOString(),
-      })),
-    };
-  }
+export function createWorkOrderService(options: WorkOrderServiceDependencies) {
+  const { db, timeZone, workOrderRepository, customerRepository, bookings } = options;
+  const repository = workOrderRepository(db);
 
   async function ensureTechnician(technicianId: string | null, workOrders: WorkOrderRepository = repository): Promise<void> {
     if (technicianId && !(await workOrders.isActiveTechnician(technicianId))) throw technicianUnavailable();
   }
 
-  /**
-   * One change of an existing work order in a transaction: the row is locked, changed, and the
-   * change recorded in the activity log with the fields it changed.
-   */
-  async function changeAudited(
+  const changeAudited = (
     key: string,
     actor: AuditActor,
     action: string,
     change: (workOrders: WorkOrderRepository, before: WorkOrderRow) => Promise<WorkOrderRow>,
-  ): Promise<WorkOrder> {
-    return db.transaction(async (transaction) => {
-      const tx = transaction as unknown as Database;
-      const workOrders = createWorkOrderRepository(tx);
-      const before = await workOrders.lockById(key);
-      if (!before) throw notFound();
-      const after = await change(workOrders, before);
-      await recordWorkOrderChange(tx, actor, action, before, after);
-      return toWorkOrder(after);
-    });
-  }
+  ): Promise<WorkOrder> => changeWorkOrderAudited(db, workOrderRepository, key, actor, action, change);
 
   return {
     async list(query: z.output<typeof workOrderListQuerySchema>): Promise<WorkOrderListResponse> {
@@ -250,18 +227,14 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
     async create(values: WorkOrderCreateValues, actor: AuditActor): Promise<WorkOrder> {
       const { technicianId, startTime, endTime } = values;
       try {
-        return await db.transaction(async (transaction) => {
-          const tx = transaction as unknown as Database;
-          const workOrders = createWorkOrderRepository(tx);
+        return await withTransaction(db, async (tx) => {
+          const workOrders = workOrderRepository(tx);
           if (!technicianId || !startTime || !endTime) {
             await ensureTechnician(technicianId, workOrders);
           } else {
-            const technician = await workOrders.lockTechnician(technicianId);
+            const technician = await bookings.lock(tx, technicianId);
             if (!technician?.active) throw technicianUnavailable();
-            if (!values.allowOverlap) {
-              const overlaps = await workOrders.overlappingAppointments(technicianId, values.serviceDate, startTime, endTime, noWorkOrderId);
-              if (overlaps.length > 0) throw await overlapRefusal(workOrders, technicianId, overlaps);
-            }
+            if (!values.allowOverlap) await bookings.ensureFree(tx, { technicianId, serviceDate: values.serviceDate, startTime, endTime });
           }
           const row = await workOrders.insert(newWorkOrder(values.customerId, values, timeZone));
           await recordWorkOrderChange(tx, actor, 'created', undefined, row);
@@ -278,10 +251,9 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
     /** The customer and the work order in one transaction: a refused work order leaves no customer behind. */
     async createWithCustomer(customer: CustomerValues, values: WorkOrderValues, actor: AuditActor): Promise<{ workOrder: WorkOrder; customer: Customer }> {
       try {
-        return await db.transaction(async (transaction) => {
-          const tx = transaction as unknown as Database;
-          const customerRow = await createCustomerRepository(tx).insert(customer);
-          const workOrders = createWorkOrderRepository(tx);
+        return await withTransaction(db, async (tx) => {
+          const customerRow = await customerRepository(tx).insert(customer);
+          const workOrders = workOrderRepository(tx);
           if (values.technicianId && !(await workOrders.isActiveTechnician(values.technicianId))) throw technicianUnavailable();
           const row = await workOrders.insert(newWorkOrder(customerRow.id, values, timeZone));
           await recordCustomerChange(tx, actor, 'created', undefined, customerRow);
@@ -305,6 +277,7 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
         equipment: found.equipment,
         inspectionReport: found.inspectionReport ? toInspectionReport(found.inspectionReport) : null,
         tasks: found.tasks.map(toTask),
+        possibleMatch: found.possibleMatch,
         timeline: {
           createdAt: workOrder.createdAt,
           scheduledAt: workOrder.scheduledDate,
@@ -341,7 +314,10 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
         if (fields.equipmentId && fields.equipmentId !== current.equipmentId && !(await workOrders.isCustomersEquipment(key, fields.equipmentId))) {
           throw equipmentUnavailable();
         }
-        const row = await workOrders.updateIfCurrent(key, expectedUpdatedAt, undefined, fields);
+        // The service address: all four columns set or cleared together, or left as they are when not sent.
+        const { serviceAddress, serviceCity, serviceState, serviceZip, ...rest } = fields;
+        const place = serviceAddressColumns({ serviceAddress, serviceCity, serviceState, serviceZip });
+        const row = await workOrders.updateIfCurrent(key, expectedUpdatedAt, undefined, { ...rest, ...place });
         if (row) return row;
         throw await refusalIn(workOrders, key, expectedUpdatedAt, () => notFound());
       });
@@ -377,9 +353,8 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
 
     async addTask(id: string, values: z.output<typeof workOrderTaskCreateSchema>, actor: AuditActor): Promise<WorkOrderTask> {
       const key = workOrderId(id);
-      return db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
-        const workOrders = createWorkOrderRepository(tx);
+      return withTransaction(db, async (tx) => {
+        const workOrders = workOrderRepository(tx);
         const order = await workOrders.findById(key);
         if (!order) throw notFound();
         const task = await workOrders.insertTask({ workOrderId: key, ...values });
@@ -401,9 +376,8 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
     async updateTask(id: string, taskId: string, values: z.output<typeof workOrderTaskUpdateSchema>, actor: AuditActor): Promise<WorkOrderTask> {
       const key = workOrderId(id);
       if (!uuidPattern.test(taskId)) throw new AppError('NOT_FOUND', workOrderMessages.taskNotFound);
-      return db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
-        const workOrders = createWorkOrderRepository(tx);
+      return withTransaction(db, async (tx) => {
+        const workOrders = workOrderRepository(tx);
         const before = await workOrders.lockTask(key, taskId.toLowerCase());
         const row = before && (await workOrders.updateTask(key, taskId.toLowerCase(), values));
         if (!before || !row) throw new AppError('NOT_FOUND', workOrderMessages.taskNotFound);
@@ -426,9 +400,8 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
 
     async addInspectionReport(id: string, values: z.output<typeof inspectionReportSchema>, actor: AuditActor): Promise<InspectionReport> {
       const key = workOrderId(id);
-      return db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
-        const workOrders = createWorkOrderRepository(tx);
+      return withTransaction(db, async (tx) => {
+        const workOrders = workOrderRepository(tx);
         const order = await workOrders.findById(key);
         if (!order) throw notFound();
         const report = await workOrders.insertInspectionReport({ workOrderId: key, ...values });
@@ -447,117 +420,6 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
       });
     },
 
-    /** The calendar's visible range (spec 001 section 7), kept per database snapshot: after a change every open calendar refetches the same week. The answer is JSON text (CalendarRangeResponse), serialised once per snapshot. */
-    async calendarRange(range: z.output<typeof calendarRangeSchema>): Promise<string> {
-      return calendarAnswers.get(`${range.start}|${range.end}`, async () => JSON.stringify(await readCalendarRange(range)));
-    },
-
-    /**
-     * A drag or a resize: the date and both times, based on the version the calendar showed. Open
-     * work orders only (completed and cancelled ones are history). A technician's double booking is
-     * refused with the appointments it would collide with, unless confirmed (allowOverlap).
-     */
-    async reschedule(id: string, values: z.output<typeof calendarRescheduleSchema>, actor: AuditActor): Promise<WorkOrder> {
-      const key = workOrderId(id);
-      return changeAudited(key, actor, 'rescheduled', async (workOrders, current) => {
-        if (current.technicianId && !values.allowOverlap) {
-          await workOrders.lockTechnician(current.technicianId);
-          const overlaps = await workOrders.overlappingAppointments(current.technicianId, values.serviceDate, values.startTime, values.endTime, key);
-          if (overlaps.length > 0) throw await overlapRefusal(workOrders, current.technicianId, overlaps);
-        }
-        const row = await workOrders.updateIfCurrent(key, values.expectedUpdatedAt, activeWorkOrderStatuses, {
-          serviceDate: values.serviceDate,
-          scheduledDate: sqlLocalTimestamp(values.serviceDate, values.startTime, timeZone),
-          scheduledStartTime: values.startTime,
-          scheduledEndTime: values.endTime,
-          estimatedDuration: durationHours(values.startTime, values.endTime),
-        });
-        if (row) return row;
-        throw await refusalIn(workOrders, key, values.expectedUpdatedAt, () => new AppError('CONFLICT', calendarMessages.onlyOpenMoves));
-      });
-    },
-
-    /**
-     * The calendar's 'Edit Appointment': every field of the modal, on the version it showed. A new
-     * status must be one the transition table allows from the current one (started_at/completed_at
-     * are stamped as on the status buttons); a newly chosen technician must be active; a technician's
-     * double booking is refused with the colliding appointments unless confirmed.
-     */
-    async updateAppointment(id: string, values: z.output<typeof calendarAppointmentUpdateSchema>, actor: AuditActor): Promise<WorkOrder> {
-      const key = workOrderId(id);
-      const { expectedUpdatedAt, allowOverlap, startTime, endTime, status, ...fields } = values;
-      try {
-        return await changeAudited(key, actor, 'appointment_updated', async (workOrders, current) => {
-          if (current.updatedAt.getTime() !== new Date(expectedUpdatedAt).getTime()) {
-            throw new AppError('CONFLICT', workOrderMessages.conflict, { current: toWorkOrder(current) });
-          }
-          const isStatusChange = status !== current.status;
-          if (isStatusChange && !canTransition(current.status as WorkOrderStatus, status)) {
-            throw new AppError('CONFLICT', workOrderMessages.transitionRefused(current.status as WorkOrderStatus, status));
-          }
-          if (fields.technicianId) {
-            // Locked so that two bookings of one technician are checked one after the other.
-            const technician = await workOrders.lockTechnician(fields.technicianId);
-            // A technician who left stays on the orders they had; only a newly chosen one must be active.
-            if (fields.technicianId !== current.technicianId && !technician?.active) throw technicianUnavailable();
-          }
-          if (fields.technicianId && !allowOverlap) {
-            const overlaps = await workOrders.overlappingAppointments(fields.technicianId, fields.serviceDate, startTime, endTime, key);
-            if (overlaps.length > 0) throw await overlapRefusal(workOrders, fields.technicianId, overlaps);
-          }
-          const stamps = !isStatusChange
-            ? {}
-            : status === 'in-progress'
-              ? { startedAt: sqlNow, actualStartTime: sqlNow }
-              : status === 'completed'
-                ? { completedAt: sqlNow, actualEndTime: sqlNow }
-                : {};
-          const row = await workOrders.updateIfCurrent(key, expectedUpdatedAt, isStatusChange ? statusesAllowedTo(status) : undefined, {
-            ...fields,
-            status,
-            ...stamps,
-            scheduledDate: sqlLocalTimestamp(fields.serviceDate, startTime, timeZone),
-            scheduledStartTime: startTime,
-            scheduledEndTime: endTime,
-            estimatedDuration: durationHours(startTime, endTime),
-          });
-          if (row) return row;
-          throw await refusalIn(workOrders, key, expectedUpdatedAt, (now) =>
-            new AppError('CONFLICT', workOrderMessages.transitionRefused(now.status as WorkOrderStatus, status)),
-          );
-        });
-      } catch (error) {
-        if (isForeignKeyViolation(error)) {
-          throw new AppError('VALIDATION_FAILED', calendarMessages.selectCustomer, [{ path: 'customerId', message: calendarMessages.selectCustomer }]);
-        }
-        throw error;
-      }
-    },
-
-    /** One of the calendar modal's technician buttons: an active technician (or none), warned about overlaps. */
-    async assignTechnician(id: string, values: z.output<typeof calendarAssignSchema>, actor: AuditActor): Promise<WorkOrder> {
-      const key = workOrderId(id);
-      return changeAudited(key, actor, 'assigned', async (workOrders, current) => {
-        if (values.technicianId && values.technicianId !== current.technicianId) {
-          const technician = await workOrders.lockTechnician(values.technicianId);
-          if (!technician?.active) throw technicianUnavailable();
-          if (!values.allowOverlap && current.scheduledStartTime && current.scheduledEndTime) {
-            const overlaps = await workOrders.overlappingAppointments(
-              values.technicianId,
-              current.serviceDate,
-              current.scheduledStartTime,
-              current.scheduledEndTime,
-              key,
-            );
-            if (overlaps.length > 0) throw await overlapRefusal(workOrders, values.technicianId, overlaps);
-          }
-        }
-        const row = await workOrders.updateIfCurrent(key, values.expectedUpdatedAt, undefined, { technicianId: values.technicianId });
-        if (row) return row;
-        throw await refusalIn(workOrders, key, values.expectedUpdatedAt, () => notFound());
-      });
-    },
-
     /**
      * Delete (after the spec's confirmation): a work order not yet started, or cancelled. Started and
      * completed ones are job history; they are cancelled or kept, never erased. Its tasks and
@@ -565,9 +427,8 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
      */
     async remove(id: string, expectedUpdatedAt: string, actor: AuditActor): Promise<void> {
       const key = workOrderId(id);
-      await db.transaction(async (transaction) => {
-        const tx = transaction as unknown as Database;
-        const workOrders = createWorkOrderRepository(tx);
+      await withTransaction(db, async (tx) => {
+        const workOrders = workOrderRepository(tx);
         const before = await workOrders.lockById(key);
         if (!before) throw notFound();
         await workOrders.unlinkLeads(key);
@@ -579,16 +440,13 @@ export function createWorkOrderService(options: { db: Database; timeZone: string
       });
     },
 
-    async technicians(activeOnly: boolean): Promise<{ technicians: Technician[] }> {
-      return { technicians: await repository.activeTechnicians(activeOnly) };
-    },
   };
 }
 
-const sqlNow = sql`now()`;
+export const sqlNow = sql`now()`;
 
 /** The date and start time on the company's wall clock, as an instant. */
-function sqlLocalTimestamp(date: string, time: string, timeZone: string) {
+export function sqlLocalTimestamp(date: string, time: string, timeZone: string) {
   return sql`((${date}::date + ${time}::time) at time zone ${timeZone})`;
 }
 
@@ -615,6 +473,7 @@ export function newWorkOrder(customerId: string, values: WorkOrderValues, timeZo
     description: values.description,
     notes: values.notes,
     technicianId: values.technicianId,
+    ...serviceAddressColumns(values),
   };
 }
 

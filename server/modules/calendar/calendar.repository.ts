@@ -1,0 +1,87 @@
+import { and, asc, eq, gt, gte, inArray, isNotNull, lt, ne } from 'drizzle-orm';
+import { activeWorkOrderStatuses } from '#shared/enums.ts';
+import type { DbExecutor } from '#server/db/client.ts';
+import { customers, technicians, workOrders } from '#server/db/schema/index.ts';
+import { customerPlaceColumns, serviceAddressColumns } from '#server/modules/work-orders/index.ts';
+
+/** The calendar's reads: the visible range, and the technician's lock and overlaps of the double-booking rule (decision 015). */
+export function createCalendarRepository(db: DbExecutor) {
+  const queries = {
+    /** The visible range: appointments (a date and both times) by day and start (work_orders_service_date_idx). */
+    range: (start: string, end: string) =>
+      db
+        .select({
+          id: workOrders.id,
+          workOrderNumber: workOrders.workOrderNumber,
+          title: workOrders.title,
+          serviceDate: workOrders.serviceDate,
+          startTime: workOrders.scheduledStartTime,
+          endTime: workOrders.scheduledEndTime,
+          status: workOrders.status,
+          priority: workOrders.priority,
+          serviceType: workOrders.serviceType,
+          updatedAt: workOrders.updatedAt,
+          ...serviceAddressColumns,
+          technician: { id: technicians.id, name: technicians.name, color: technicians.color },
+          customer: customerPlaceColumns,
+        })
+        .from(workOrders)
+        .innerJoin(customers, eq(customers.id, workOrders.customerId))
+        .leftJoin(technicians, eq(technicians.id, workOrders.technicianId))
+        .where(
+          and(
+            gte(workOrders.serviceDate, start),
+            lt(workOrders.serviceDate, end),
+            isNotNull(workOrders.scheduledStartTime),
+            isNotNull(workOrders.scheduledEndTime),
+          ),
+        )
+        .orderBy(asc(workOrders.serviceDate), asc(workOrders.scheduledStartTime), asc(workOrders.id)),
+  };
+
+  return {
+    queries,
+
+    /**
+     * The technician's other open appointments that day which the times would overlap (touching
+     * ends do not). Call inside a transaction after lockTechnician, so two dispatchers cannot both
+     * find the slot free.
+     */
+    async overlappingAppointments(technicianId: string, serviceDate: string, startTime: string, endTime: string, exceptId: string) {
+      return db
+        .select({
+          id: workOrders.id,
+          workOrderNumber: workOrders.workOrderNumber,
+          title: workOrders.title,
+          serviceDate: workOrders.serviceDate,
+          startTime: workOrders.scheduledStartTime,
+          endTime: workOrders.scheduledEndTime,
+        })
+        .from(workOrders)
+        .where(
+          and(
+            eq(workOrders.technicianId, technicianId),
+            eq(workOrders.serviceDate, serviceDate),
+            inArray(workOrders.status, [...activeWorkOrderStatuses]),
+            ne(workOrders.id, exceptId),
+            lt(workOrders.scheduledStartTime, endTime),
+            gt(workOrders.scheduledEndTime, startTime),
+          ),
+        )
+        .orderBy(asc(workOrders.scheduledStartTime), asc(workOrders.id));
+    },
+
+    /** Holds the technician's row until the transaction ends: bookings for one technician take turns. */
+    async lockTechnician(technicianId: string): Promise<{ id: string; name: string; active: boolean } | undefined> {
+      const rows = await db
+        .select({ id: technicians.id, name: technicians.name, active: technicians.active })
+        .from(technicians)
+        .where(eq(technicians.id, technicianId))
+        .for('update');
+      return rows[0];
+    },
+  };
+}
+
+export type CalendarRepository = ReturnType<typeof createCalendarRepository>;
+export type OverlapRow = Awaited<ReturnType<CalendarRepository['overlappingAppointments']>>[number];

@@ -1,0 +1,64 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { createJsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { CompanyProfile } from '#shared/company-profile.ts';
+import { cspHeader } from './security.ts';
+import { sessionCookieFor } from './session.ts';
+
+/** Where staff read the API: the document and its reference page (both behind the session guard). */
+export const openApiDocumentPath = '/api/openapi.json';
+export const apiReferencePrefix = '/api/docs';
+
+/**
+ * The OpenAPI 3.1 document, built from the routes' zod schemas as they are registered (so this must
+ * be registered before any route), and the staff reference page (decision 019-i). Both are staff
+ * only: the session guard treats them like /api/admin (plugins/session.ts).
+ */
+export async function registerOpenApi(app: FastifyInstance, options: { company: CompanyProfile }): Promise<void> {
+  const { company } = options;
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: `${company.name} API`,
+        version: '1.0.0',
+        description:
+          `The back office API of ${company.name}. Staff calls (/api/admin/*) need a signed-in session: ` +
+          'POST /api/auth/login sets the session cookie that every later call sends.',
+        contact: { name: company.name, email: company.email, url: company.siteUrl },
+      },
+      servers: [{ url: company.siteUrl }],
+      components: {
+        securitySchemes: {
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: sessionCookieFor(company.siteUrl).name,
+            description: 'The session cookie that POST /api/auth/login sets.',
+          },
+        },
+      },
+    },
+    // The reference page's own routes are hidden (hide: true); nothing else is skipped.
+    transform: createJsonSchemaTransform({ skipList: [] }),
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  // Session security on the staff routes only; the public ones (/api/public, /api/auth) stay open.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/admin')) return;
+    route.schema = { ...route.schema, security: [{ session: [] }] } as typeof route.schema;
+  });
+
+  app.get(openApiDocumentPath, { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(swaggerUi, {
+    routePrefix: apiReferencePrefix,
+    uiConfig: { validatorUrl: null, deepLinking: true },
+    theme: { title: `${company.name} API reference` },
+    // The page loads only its own files (no inline script): the server's base policy, stated here
+    // so the page keeps it whatever the vendor's default (which adds https: sources) becomes.
+    staticCSP: cspHeader(),
+  });
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { errorStatus } from './errors.ts';
+
+/**
+ * Pieces every route contract uses (issue 16, decision 019-i). Each feature's own schemas live in
+ * its file (shared/customer.ts, shared/lead.ts, ...); the routes register them as `schema`, so the
+ * same zod schema validates the request, serialises the answer and feeds the OpenAPI document.
+ */
+
+/** `:id` in an address. Any text: an id that names nothing is the service's 404, as before. */
+export const idParamsSchema = z.object({ id: z.string() });
+
+/** An answer without a body (204). */
+export const noContentSchema = z.null().describe('No content');
+
+/** The body of every error answer (server/plugins/error-handler.ts). */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(errorStatus) as [keyof typeof errorStatus, ...(keyof typeof errorStatus)[]]),
+    message: z.string(),
+    details: z.unknown().optional(),
+  }),
+});
+
+/** An answer that is not JSON (a CSV download, an event stream, an image): its media type, described. */
+export function mediaResponse(contentType: string, description: string) {
+  return { description, content: { [contentType]: { schema: z.string() } } };
+}
