@@ -16,6 +16,8 @@ const spots = {
   retry: { latitude: 32.08, longitude: -83.3 },
   phone: { latitude: 33.6, longitude: -83.3 },
   viewSwitch: { latitude: 35.12, longitude: -80.9 },
+  liveFocus: { latitude: 33.6, longitude: -78.6 },
+  liveOther: { latitude: 34.5, longitude: -81.6 },
 } as const;
 
 type Spot = { latitude: number; longitude: number };
@@ -238,5 +240,41 @@ test.describe('service map', () => {
     expect(box.width).toBeGreaterThan(330);
     await panel.getByRole('button', { name: 'Close details' }).click();
     await expect(panel).toHaveCount(0);
+  });
+
+  test('a live update while a popup is open moves nothing: the map stays where the user panned it', async ({ page }) => {
+    const customer = await pinnedCustomer(page.request, spots.liveFocus);
+    await addWorkOrder(page.request, customer.id, { title: unique('Map live job') });
+    await openMap(page);
+    await marker(page, customer.address).focus();
+    await page.keyboard.press('Enter');
+    await expect(popup(page).getByRole('list', { name: 'Active work orders' })).toBeVisible();
+    // The user pans with the keyboard until the popup hangs over the map's right edge.
+    const region = page.getByRole('region', { name: /^Map of/ });
+    await region.focus();
+    const pane = page.locator('.leaflet-map-pane');
+    const overhangs = async () => {
+      const [map, box] = [(await region.boundingBox())!, (await popup(page).boundingBox())!];
+      return box.x + box.width > map.x + map.width;
+    };
+    for (let step = 0; step < 12 && !(await overhangs()); step += 1) {
+      const before = await pane.getAttribute('style');
+      await page.keyboard.press('ArrowLeft');
+      await expect(pane).not.toHaveAttribute('style', before!);
+      await expect(pane).not.toHaveClass(/leaflet-pan-anim/);
+    }
+    expect(await overhangs()).toBe(true);
+    const panned = (await pane.getAttribute('style'))!;
+
+    // Another job arrives and the live stream refetches the map: the popup stays open and unmoved.
+    const header = page.getByTestId('map-header-count');
+    const before = (await header.textContent())!;
+    const other = await pinnedCustomer(page.request, spots.liveOther);
+    await addWorkOrder(page.request, other.id, { title: unique('Map live other job') });
+    await expect(header).not.toHaveText(before);
+    await expect(marker(page, other.address)).toBeAttached();
+    await expect(popup(page).getByRole('button', { name: mapMessages.viewDetails })).toBeAttached();
+    await expect(pane).not.toHaveClass(/leaflet-pan-anim/);
+    await expect(pane).toHaveAttribute('style', panned);
   });
 });

@@ -1,6 +1,6 @@
 import L from 'leaflet';
 import './map.css';
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import { MapContainer, Popup, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { mapDefaults } from '#shared/map.ts';
 import { mapPerformanceMarks } from './api.ts';
@@ -45,10 +45,11 @@ type MapCanvasProps = {
 export function MapCanvas({ points, fitKey, tiles, popup, onPopupClosed, onSelectPoint, onStackedPoints, onPickLocation, onTileError, label }: MapCanvasProps) {
   const position = useMemo<[number, number] | undefined>(() => (popup ? [popup.latitude, popup.longitude] : undefined), [popup?.latitude, popup?.longitude]); // eslint-disable-line react-hooks/exhaustive-deps
   const popupRef = useRef<L.Popup>(null);
-  // The content loads after the popup opens: Leaflet lays it out again when it has changed.
-  useEffect(() => {
-    popupRef.current?.update();
-  });
+  // react-leaflet lays the popup out again (and pans it into view) whenever its child changes: the
+  // child changes only with the content, so a live update's render cannot move the map under the
+  // user's pointer. A change of the content's size (its work orders arrive) lays it out too.
+  const content = popup?.content;
+  const popupChild = useMemo(() => <PopupFocus popupRef={popupRef}>{content}</PopupFocus>, [content]);
 
   return (
     <MapContainer
@@ -75,7 +76,7 @@ export function MapCanvas({ points, fitKey, tiles, popup, onPopupClosed, onSelec
           autoPanPadding={[24, 24]}
           eventHandlers={{ remove: () => onPopupClosed(popup.key) }}
         >
-          <PopupFocus>{popup.content}</PopupFocus>
+          {popupChild}
         </Popup>
       ) : null}
     </MapContainer>
@@ -84,11 +85,24 @@ export function MapCanvas({ points, fitKey, tiles, popup, onPopupClosed, onSelec
 
 /**
  * Focus moves into a popup when it opens (from a click or Enter on a marker); Escape closes it and
- * focus goes back to where it was (the marker).
+ * focus goes back to where it was (the marker). A change of the content's size lays the popup out again.
  */
-function PopupFocus({ children }: { children: ReactNode }) {
+function PopupFocus({ children, popupRef }: { children: ReactNode; popupRef: RefObject<L.Popup | null> }) {
   const map = useMap();
   const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const content = ref.current;
+    if (!content) return;
+    let size = '';
+    const observer = new ResizeObserver(([entry]) => {
+      const next = entry ? `${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}` : '';
+      if (next === size) return;
+      size = next;
+      if (popupRef.current?.isOpen()) popupRef.current.update();
+    });
+    observer.observe(content);
+    return () => observer.disconnect();
+  }, [popupRef]);
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
     const openerLabel = opener?.getAttribute('aria-label');

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
   mapCustomerTypeFilters,
@@ -75,10 +75,16 @@ export function ServiceMap() {
     setSearchParams((current) => withMapFilter(current, name, value), { replace: true, preventScrollReset: true });
   }
 
-  function selectPoint(point: MapPoint) {
-    const selection = byId.get(point.id);
+  // The popup's content depends on the selection only (a live refetch must not redraw it): its
+  // stacked list picks from the newest answer through this ref.
+  const latestById = useRef(byId);
+  useEffect(() => {
+    latestById.current = byId;
+  }, [byId]);
+  const selectPoint = useCallback((point: MapPoint) => {
+    const selection = latestById.current.get(point.id);
     if (selection) setPopup(selection);
-  }
+  }, [setPopup]);
 
   const popupForMap = useMemo<MapPopup | undefined>(() => {
     if (!popup) return undefined;
@@ -97,8 +103,7 @@ export function ServiceMap() {
           <CustomerPopup customer={popup.item} onViewDetails={() => setSidebar(popup)} />
         ),
     };
-    // selectPoint reads byId, which changes with the data.
-  }, [popup, byId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [popup, selectPoint, setSidebar]);
 
   // The sidebar shows the item's current copy while the answer still has it (live updates refetch).
   const sidebarSelection = sidebar && byId.get(sidebar.item.id)?.kind === sidebar.kind ? (byId.get(sidebar.item.id) as Selection) : sidebar;
