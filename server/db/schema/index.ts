@@ -660,7 +660,7 @@ export const geocodingBatchItems = pgTable(
 
 /**
  * Who changed what and when (issue 10), written by the services in the same transaction as the
- * change. Append-only: a trigger (migration audit_log) refuses UPDATE, DELETE and TRUNCATE, so
+ * change. Append-only: a trigger (migration 0014_audit_log) refuses UPDATE, DELETE and TRUNCATE, so
  * not even the application can rewrite history. No foreign key to staff_users: the entry keeps the
  * actor's name as it was (actor_name), and a removed account must not change or block history.
  */

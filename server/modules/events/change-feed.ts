@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { liveActions, liveChannel, liveTopics, type LiveChange } from '#shared/live-events.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
 
-/** What the database trigger publishes (migration 0007); anything else on the channel is ignored. */
+/** What the database trigger publishes (migration 0010_live_change_notifications, and the topics added in 0013 and 0015); anything else on the channel is ignored. */
 const liveChangeSchema = z.object({ topic: z.enum(liveTopics), action: z.enum(liveActions) });
 
 function parseChange(payload: string): LiveChange | undefined {
