@@ -4,7 +4,7 @@ import { workOrderPriorities, workOrderServiceTypes, workOrderStatuses, type Wor
 import { canTransition, workOrderCreateRequestSchema } from '#shared/work-order.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { Modal } from '#client/components/ui/dialog.tsx';
+import { Dialog } from '#client/components/ui/dialog.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 import { ApiError } from '#client/lib/api.ts';
 import { useActiveTechnicians, priorityLabel, serviceTypeLabel, workOrderStatusLabel } from '#client/features/work-orders/index.ts';
@@ -208,7 +208,7 @@ export function AppointmentDialog({
   const statusAllowed = (status: WorkOrderStatus) => !event || status === event.status || canTransition(event.status, status);
 
   return (
-    <Modal title={title} onClose={() => (isPending ? undefined : onClose())} className="max-w-2xl">
+    <Dialog title={title} onClose={() => (isPending ? undefined : onClose())} className="max-w-2xl">
       <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4" aria-label={title}>
         <div aria-live="assertive" className="space-y-2">
           {formError ? <Alert>{formError}</Alert> : null}
@@ -309,6 +309,6 @@ export function AppointmentDialog({
           </Button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

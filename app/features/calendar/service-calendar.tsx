@@ -15,7 +15,7 @@ import { activeWorkOrderStatuses } from '#shared/enums.ts';
 import { workOrderMessages } from '#shared/work-order.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { Modal } from '#client/components/ui/dialog.tsx';
+import { Dialog } from '#client/components/ui/dialog.tsx';
 import { company } from '#client/lib/company.ts';
 import { useActiveTechnicians } from '#client/features/work-orders/index.ts';
 import { failureMessage, isStale, overlapsOf, useCalendarRange, useRescheduleAppointment } from './api.ts';
@@ -330,7 +330,7 @@ export function ServiceCalendar() {
       ) : null}
 
       {overlapQuestion ? (
-        <Modal
+        <Dialog
           title="Double booking"
           description={overlapQuestion.message}
           onClose={() => {
@@ -363,7 +363,7 @@ export function ServiceCalendar() {
               Book Anyway
             </Button>
           </div>
-        </Modal>
+        </Dialog>
       ) : null}
     </section>
   );
