@@ -83,9 +83,6 @@ export function Dialog({
   );
 }
 
-/** The earlier name of `Dialog`, kept so screens move to the new name one at a time. */
-export const Modal = Dialog;
-
 /** "Are you sure?": Cancel has the focus, so Enter or Escape never destroys anything by accident. */
 export function ConfirmDialog({
   title,

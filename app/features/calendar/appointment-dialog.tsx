@@ -1,31 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
-import { calendarAppointmentUpdateSchema, calendarDayEnd, calendarDayStart, calendarMessages, type CalendarEvent } from '#shared/calendar.ts';
-import { workOrderPriorities, workOrderServiceTypes, workOrderStatuses, type WorkOrderStatus } from '#shared/enums.ts';
-import { canTransition, workOrderCreateRequestSchema } from '#shared/work-order.ts';
+import { calendarAppointmentUpdateSchema, calendarMessages, type CalendarEvent } from '#shared/calendar.ts';
+import { workOrderCreateRequestSchema } from '#shared/work-order.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { Modal } from '#client/components/ui/dialog.tsx';
-import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
+import { Dialog } from '#client/components/ui/dialog.tsx';
 import { ApiError } from '#client/lib/api.ts';
-import { useActiveTechnicians, priorityLabel, serviceTypeLabel, workOrderStatusLabel } from '#client/features/work-orders/index.ts';
 import { CustomerPicker, type PickedCustomer } from '#client/features/customers/index.ts';
 import { failureMessage, overlapsOf, useCreateAppointment, useUpdateAppointment } from './api.ts';
+import { AppointmentFields, fieldOrder, type FieldName, type Values } from './appointment-fields.tsx';
 import { OverlapList } from './overlap-list.tsx';
-
-type Values = {
-  title: string;
-  serviceType: string;
-  priority: string;
-  serviceDate: string;
-  startTime: string;
-  endTime: string;
-  technicianId: string;
-  description: string;
-  status: WorkOrderStatus;
-  notes: string;
-};
-type FieldName = keyof Values;
-const fieldOrder: readonly FieldName[] = ['title', 'serviceType', 'priority', 'serviceDate', 'startTime', 'endTime', 'technicianId', 'description', 'status', 'notes'];
 
 /** What a new appointment starts with: the spec's defaults (repair, normal, 08:00-17:00, today) or the selected range. */
 export type AppointmentDraft = { serviceDate: string; startTime: string; endTime: string };
@@ -61,7 +44,6 @@ export function AppointmentDialog({
 }) {
   const idPrefix = useId();
   const fieldId = (name: FieldName) => `${idPrefix}-${name}`;
-  const technicians = useActiveTechnicians();
   const create = useCreateAppointment();
   const update = useUpdateAppointment();
   const isPending = create.isPending || update.isPending;
@@ -99,9 +81,6 @@ export function AppointmentDialog({
   const [formError, setFormError] = useState<string>();
   const [overlap, setOverlap] = useState<ReturnType<typeof overlapsOf>>();
   const [base, setBase] = useState(event?.updatedAt ?? '');
-
-  const technicianOptions = technicians.data?.technicians ?? [];
-  const keepsInactiveTechnician = Boolean(event?.technician) && !technicianOptions.some((technician) => technician.id === event?.technician?.id);
 
   function change(name: FieldName, value: string) {
     setValues((current) => ({ ...current, [name]: value }));
@@ -205,10 +184,9 @@ export function AppointmentDialog({
   }
 
   const title = mode === 'create' ? 'Create New Appointment' : 'Edit Appointment';
-  const statusAllowed = (status: WorkOrderStatus) => !event || status === event.status || canTransition(event.status, status);
 
   return (
-    <Modal title={title} onClose={() => (isPending ? undefined : onClose())} className="max-w-2xl">
+    <Dialog title={title} onClose={() => (isPending ? undefined : onClose())} className="max-w-2xl">
       <form noValidate onSubmit={onSubmit} className="mt-4 space-y-4" aria-label={title}>
         <div aria-live="assertive" className="space-y-2">
           {formError ? <Alert>{formError}</Alert> : null}
@@ -235,71 +213,7 @@ export function AppointmentDialog({
           <CustomerPicker picked={customer} isLoadingPreselection={false} onPick={(picked) => { setCustomer(picked); setFormError(undefined); }} onClear={() => setCustomer(undefined)} />
         </fieldset>
 
-        <FormField id={fieldId('title')} label="Title" isRequired error={errors.title}>
-          <input id={fieldId('title')} value={values.title} onChange={(e) => change('title', e.target.value)} required maxLength={200} className={controlClass} {...errorAttributes(fieldId('title'), errors.title)} />
-        </FormField>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField id={fieldId('serviceType')} label="Service Type" isRequired error={errors.serviceType}>
-            <select id={fieldId('serviceType')} value={values.serviceType} onChange={(e) => change('serviceType', e.target.value)} required className={controlClass} {...errorAttributes(fieldId('serviceType'), errors.serviceType)}>
-              {workOrderServiceTypes.map((type) => (
-                <option key={type} value={type}>
-                  {serviceTypeLabel(type)}
-                </option>
-              ))}
-            </select>
-          </FormField>
-          <FormField id={fieldId('priority')} label="Priority" error={errors.priority}>
-            <select id={fieldId('priority')} value={values.priority} onChange={(e) => change('priority', e.target.value)} className={controlClass} {...errorAttributes(fieldId('priority'), errors.priority)}>
-              {workOrderPriorities.map((priority) => (
-                <option key={priority} value={priority}>
-                  {priorityLabel(priority)}
-                </option>
-              ))}
-            </select>
-          </FormField>
-        </div>
-        <div className="grid gap-4 sm:grid-cols-3">
-          <FormField id={fieldId('serviceDate')} label="Date" isRequired error={errors.serviceDate}>
-            <input id={fieldId('serviceDate')} type="date" value={values.serviceDate} onChange={(e) => change('serviceDate', e.target.value)} required className={controlClass} {...errorAttributes(fieldId('serviceDate'), errors.serviceDate)} />
-          </FormField>
-          <FormField id={fieldId('startTime')} label="Start Time" isRequired error={errors.startTime}>
-            <input id={fieldId('startTime')} type="time" step={900} min={calendarDayStart} max={calendarDayEnd} value={values.startTime} onChange={(e) => change('startTime', e.target.value)} required className={controlClass} {...errorAttributes(fieldId('startTime'), errors.startTime)} />
-          </FormField>
-          <FormField id={fieldId('endTime')} label="End Time" isRequired error={errors.endTime}>
-            <input id={fieldId('endTime')} type="time" step={900} min={calendarDayStart} max={calendarDayEnd} value={values.endTime} onChange={(e) => change('endTime', e.target.value)} required className={controlClass} {...errorAttributes(fieldId('endTime'), errors.endTime)} />
-          </FormField>
-        </div>
-        <FormField id={fieldId('technicianId')} label="Technician" error={errors.technicianId}>
-          <select id={fieldId('technicianId')} value={values.technicianId} onChange={(e) => change('technicianId', e.target.value)} className={controlClass} {...errorAttributes(fieldId('technicianId'), errors.technicianId)}>
-            <option value="">Unassigned</option>
-            {keepsInactiveTechnician && event?.technician ? <option value={event.technician.id}>{event.technician.name} (inactive)</option> : null}
-            {technicianOptions.map((technician) => (
-              <option key={technician.id} value={technician.id}>
-                {technician.name}
-              </option>
-            ))}
-          </select>
-        </FormField>
-        <FormField id={fieldId('description')} label="Description" isRequired error={errors.description}>
-          <textarea id={fieldId('description')} value={values.description} onChange={(e) => change('description', e.target.value)} required rows={3} className={controlClass} {...errorAttributes(fieldId('description'), errors.description)} />
-        </FormField>
-        {mode === 'edit' ? (
-          <>
-            <FormField id={fieldId('status')} label="Status" error={errors.status}>
-              <select id={fieldId('status')} value={values.status} onChange={(e) => change('status', e.target.value)} className={controlClass} {...errorAttributes(fieldId('status'), errors.status)}>
-                {workOrderStatuses.map((status) => (
-                  <option key={status} value={status} disabled={!statusAllowed(status)}>
-                    {workOrderStatusLabel(status)}
-                    {statusAllowed(status) ? '' : ' (not allowed from here)'}
-                  </option>
-                ))}
-              </select>
-            </FormField>
-            <FormField id={fieldId('notes')} label="Notes" error={errors.notes}>
-              <textarea id={fieldId('notes')} value={values.notes} onChange={(e) => change('notes', e.target.value)} rows={3} className={controlClass} {...errorAttributes(fieldId('notes'), errors.notes)} />
-            </FormField>
-          </>
-        ) : null}
+        <AppointmentFields mode={mode} event={event} fieldId={fieldId} values={values} errors={errors} change={change} />
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={onClose} disabled={isPending}>
             Cancel
@@ -309,6 +223,6 @@ export function AppointmentDialog({
           </Button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

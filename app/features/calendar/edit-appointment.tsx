@@ -1,7 +1,7 @@
 import { calendarMessages, type CalendarEvent } from '#shared/calendar.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { Modal } from '#client/components/ui/dialog.tsx';
+import { Dialog } from '#client/components/ui/dialog.tsx';
 import { apiErrorMessage } from '#client/features/customers/index.ts';
 import { useWorkOrderDetail } from '#client/features/work-orders/index.ts';
 import { AppointmentDialog } from './appointment-dialog.tsx';
@@ -18,7 +18,7 @@ export function EditAppointment({ event, onClose, onSaved }: { event: CalendarEv
     return <AppointmentDialog mode="edit" event={{ ...event, description, notes }} onClose={onClose} onSaved={onSaved} />;
   }
   return (
-    <Modal title="Edit Appointment" onClose={onClose}>
+    <Dialog title="Edit Appointment" onClose={onClose}>
       {detail.isError ? (
         <div className="mt-4 space-y-4">
           <Alert>{`${calendarMessages.updateFailed}: ${apiErrorMessage(detail.error) ?? 'the appointment could not be loaded'}`}</Alert>
@@ -34,6 +34,6 @@ export function EditAppointment({ event, onClose, onSaved }: { event: CalendarEv
           Loading appointment...
         </p>
       )}
-    </Modal>
+    </Dialog>
   );
 }

@@ -6,7 +6,7 @@ import { addressLine, workOrderPlace, workOrderPlaceMessages } from '#shared/wor
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
-import { ConfirmDialog, Modal } from '#client/components/ui/dialog.tsx';
+import { ConfirmDialog, Dialog } from '#client/components/ui/dialog.tsx';
 import { useActiveTechnicians, formatCalendarDate, serviceTypeLabel, workOrderStatusLabel, workOrderStatusTone } from '#client/features/work-orders/index.ts';
 import { failureMessage, isStale, overlapsOf, useAssignTechnician, useChangeAppointmentStatus, useDeleteAppointment } from './api.ts';
 import { OverlapList } from './overlap-list.tsx';
@@ -94,7 +94,7 @@ export function EventDialog({
 
   return (
     <>
-      <Modal
+      <Dialog
         title={event.title}
         description={`${event.workOrderNumber} · ${formatCalendarDate(event.serviceDate)}, ${event.startTime}-${event.endTime}`}
         onClose={() => (isBusy ? undefined : onClose())}
@@ -211,7 +211,7 @@ export function EventDialog({
             Close
           </Button>
         </div>
-      </Modal>
+      </Dialog>
       {isConfirmingDelete ? (
         <ConfirmDialog
           title="Delete Work Order"

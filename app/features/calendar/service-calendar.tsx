@@ -3,29 +3,26 @@ import dayGridPlugin from '@fullcalendar/react/daygrid';
 import interactionPlugin from '@fullcalendar/react/interaction';
 import classicThemePlugin from '@fullcalendar/react/themes/classic';
 import timeGridPlugin from '@fullcalendar/react/timegrid';
-import type { CalendarRef, DateSelectInfo, DatesSetInfo, EventClickInfo, EventDropInfo, EventInput, EventResizeDoneInfo } from '@fullcalendar/react';
+import type { CalendarRef, DateSelectInfo, EventClickInfo, EventDropInfo, EventInput, EventResizeDoneInfo } from '@fullcalendar/react';
 import '@fullcalendar/react/skeleton.css';
 import '@fullcalendar/react/themes/classic/theme.css';
 import '@fullcalendar/react/themes/classic/palette.css';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { calendarDayEnd, calendarDayStart, calendarMessages, type CalendarEvent, type CalendarOverlap } from '#shared/calendar.ts';
-import { isValidIsoDate, todayIn } from '#shared/dates.ts';
+import { todayIn } from '#shared/dates.ts';
 import { activeWorkOrderStatuses } from '#shared/enums.ts';
 import { workOrderMessages } from '#shared/work-order.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { Modal } from '#client/components/ui/dialog.tsx';
 import { company } from '#client/lib/company.ts';
-import { useActiveTechnicians } from '#client/features/work-orders/index.ts';
 import { failureMessage, isStale, overlapsOf, useCalendarRange, useRescheduleAppointment } from './api.ts';
 import { AppointmentDialog, type AppointmentDraft } from './appointment-dialog.tsx';
+import { datePart, timePart, useCalendarAddress } from './calendar-address.ts';
+import { CalendarLegend } from './calendar-legend.tsx';
+import { contrastText, eventColor } from './colors.ts';
+import { DoubleBookingDialog } from './double-booking-dialog.tsx';
 import { EditAppointment } from './edit-appointment.tsx';
-import { contrastText, emergencyColor, eventColor, highColor, statusColors } from './colors.ts';
 import { EventDialog } from './event-dialog.tsx';
-import { OverlapList } from './overlap-list.tsx';
-
-const views = ['dayGridMonth', 'timeGridWeek', 'timeGridDay'] as const;
 
 // FullCalendar's options as constants: a new array or object on every render would make it
 // rebuild, which drops a drag in progress whenever the screen re-renders.
@@ -34,22 +31,13 @@ const headerToolbar = { start: 'prev,next today', center: 'title', end: 'dayGrid
 const buttonTexts = { today: { text: 'Today' }, dayGridMonth: { text: 'Month' }, timeGridWeek: { text: 'Week' }, timeGridDay: { text: 'Day' } };
 const slotMinTime = `${calendarDayStart}:00`;
 const slotMaxTime = `${calendarDayEnd}:00`;
-type ViewName = (typeof views)[number];
 
 /** Spec 001 section 5: a new appointment runs 08:00-17:00 unless a range was selected. */
 const defaultStart = '08:00';
 const defaultEnd = '17:00';
 
-/** 'YYYY-MM-DDTHH:MM...' (FullCalendar's local strings) → date and 'HH:MM'. */
-const datePart = (value: string) => value.slice(0, 10);
-const timePart = (value: string) => value.slice(11, 16);
-
 type OverlapQuestion = { message: string; overlaps: CalendarOverlap[]; confirm: () => Promise<void>; cancel: () => void };
 type Notice = { tone: 'error' | 'success'; text: string };
-
-function phoneSized(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia('(max-width: 639px)').matches;
-}
 
 /**
  * The service calendar (spec 001 sections 2-9): FullCalendar fed from TanStack Query, one query per
@@ -58,19 +46,8 @@ function phoneSized(): boolean {
  * and revert on failure; a double booking is confirmed first.
  */
 export function ServiceCalendar() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const [initialDate] = useState(() => {
-    const requested = searchParams.get('date') ?? '';
-    return isValidIsoDate(requested) ? requested : todayIn(company.timeZone);
-  });
-  const [initialView] = useState<ViewName>(() => {
-    const requested = searchParams.get('view') as ViewName | null;
-    if (requested && views.includes(requested)) return requested;
-    return phoneSized() ? 'timeGridDay' : 'timeGridWeek';
-  });
-  const [range, setRange] = useState<{ start: string; end: string }>();
+  const { initialDate, initialView, range, onDatesSet } = useCalendarAddress();
   const calendar = useCalendarRange(range);
-  const technicians = useActiveTechnicians();
   const reschedule = useRescheduleAppointment();
   const [notice, setNotice] = useState<Notice>();
   const [overlapQuestion, setOverlapQuestion] = useState<OverlapQuestion>();
@@ -105,29 +82,6 @@ export function ServiceCalendar() {
   if (!isInteracting && shownEvents !== events) setShownEvents(events);
 
   const selected = clicked ? (appointments?.find((appointment) => appointment.id === clicked.id) ?? clicked) : undefined;
-
-  // The visible date and view go into the address (after render: FullCalendar reports them while
-  // rendering), so a reload or a shared link opens the same week.
-  const [visible, setVisible] = useState<{ date: string; view: string }>();
-  const onDatesSet = useCallback((info: DatesSetInfo) => {
-    const next = { start: datePart(info.startStr), end: datePart(info.endStr) };
-    setRange((current) => (current?.start === next.start && current.end === next.end ? current : next));
-    const date = toLocalDate(info.view.currentStart);
-    setVisible((current) => (current?.date === date && current.view === info.view.type ? current : { date, view: info.view.type }));
-  }, []);
-  useEffect(() => {
-    if (!visible) return;
-    setSearchParams(
-      (current) => {
-        if (current.get('date') === visible.date && current.get('view') === visible.view) return current;
-        const params = new URLSearchParams(current);
-        params.set('date', visible.date);
-        params.set('view', visible.view);
-        return params;
-      },
-      { replace: true, preventScrollReset: true },
-    );
-  }, [visible, setSearchParams]);
 
   async function saveTimes(info: EventDropInfo | EventResizeDoneInfo, failedAlert: string) {
     const appointment = info.event.extendedProps.appointment as CalendarEvent;
@@ -209,15 +163,6 @@ export function ServiceCalendar() {
     }),
     [],
   );
-  const legend = [
-    { label: 'Pending', color: statusColors.pending },
-    { label: 'Scheduled', color: statusColors.scheduled },
-    { label: 'In Progress', color: statusColors['in-progress'] },
-    { label: 'Completed', color: statusColors.completed },
-    ...(technicians.data?.technicians ?? []).map((technician) => ({ label: technician.name, color: technician.color })),
-    { label: 'High', color: highColor },
-    { label: 'Emergency', color: emergencyColor },
-  ];
 
   return (
     <section aria-labelledby="calendar-title" className="space-y-4">
@@ -233,14 +178,7 @@ export function ServiceCalendar() {
         </Button>
       </div>
 
-      <ul aria-label="Legend" className="flex flex-wrap gap-x-4 gap-y-2 text-sm text-slate-700">
-        {legend.map((item) => (
-          <li key={item.label} className="inline-flex items-center gap-2">
-            <span aria-hidden="true" className="inline-block size-3 rounded-sm" style={{ backgroundColor: item.color }} />
-            {item.label}
-          </li>
-        ))}
-      </ul>
+      <CalendarLegend />
 
       <div aria-live="assertive" className="space-y-2">
         {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
@@ -330,46 +268,21 @@ export function ServiceCalendar() {
       ) : null}
 
       {overlapQuestion ? (
-        <Modal
-          title="Double booking"
-          description={overlapQuestion.message}
-          onClose={() => {
+        <DoubleBookingDialog
+          message={overlapQuestion.message}
+          overlaps={overlapQuestion.overlaps}
+          isPending={reschedule.isPending}
+          onCancel={() => {
             overlapQuestion.cancel();
             setOverlapQuestion(undefined);
           }}
-        >
-          <OverlapList overlaps={overlapQuestion.overlaps} />
-          <p className="mt-3 text-sm text-slate-700">Book the technician for both appointments anyway?</p>
-          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <Button
-              variant="secondary"
-              autoFocus
-              onClick={() => {
-                overlapQuestion.cancel();
-                setOverlapQuestion(undefined);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button
-              variant="destructive"
-              disabled={reschedule.isPending}
-              onClick={() => {
-                const question = overlapQuestion;
-                setOverlapQuestion(undefined);
-                void question.confirm();
-              }}
-            >
-              Book Anyway
-            </Button>
-          </div>
-        </Modal>
+          onConfirm={() => {
+            const question = overlapQuestion;
+            setOverlapQuestion(undefined);
+            void question.confirm();
+          }}
+        />
       ) : null}
     </section>
   );
-}
-
-/** A Date at local midnight as 'YYYY-MM-DD' on the browser's clock (FullCalendar's local dates). */
-function toLocalDate(date: Date): string {
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 }

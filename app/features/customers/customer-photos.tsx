@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { customerMessages, customerPhotoMessages, photoUploadLimits, type CustomerPhoto } from '#shared/customer.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
-import { Modal } from '#client/components/ui/dialog.tsx';
+import { Dialog } from '#client/components/ui/dialog.tsx';
 import { useIsAdmin } from '#client/features/auth/index.ts';
 import { apiErrorMessage, useDeleteCustomerPhoto, useUploadCustomerPhotos } from './api.ts';
 
@@ -67,7 +67,7 @@ function PhotoViewer({
   const photo = photos[index]!;
   const hasMany = photos.length > 1;
   return (
-    <Modal
+    <Dialog
       title={`${photoAlt(index)} of ${photos.length}`}
       onClose={onClose}
       initialFocusRef={closeRef}
@@ -109,7 +109,7 @@ function PhotoViewer({
           </div>
         </div>
       </div>
-    </Modal>
+    </Dialog>
   );
 }
 

@@ -5,7 +5,7 @@ import { customerTypes } from '#shared/enums.ts';
 import { leadConversionSchema, leadMessages, type LeadConversionInput, type LeadConversionProposal, type LeadConversionResult, type LeadListItem } from '#shared/lead.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { Modal } from '#client/components/ui/dialog.tsx';
+import { Dialog } from '#client/components/ui/dialog.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 import { CustomerPicker, customerTypeLabels } from '#client/features/customers/index.ts';
 import { WorkOrderFieldset } from '#client/features/work-orders/index.ts';
@@ -46,7 +46,7 @@ export function ConvertLeadDialog({
   const closeRef = useRef<HTMLButtonElement>(null);
 
   return (
-    <Modal
+    <Dialog
       title={leadMessages.convertTitle}
       description={`Create a work order for ${lead.name ?? 'this lead'} and link the lead to its customer.`}
       onClose={() => (convert.isPending ? undefined : onClose())}
@@ -67,7 +67,7 @@ export function ConvertLeadDialog({
       ) : (
         <ConversionForm proposal={proposal.data} convert={convert} closeRef={closeRef} onClose={onClose} onConverted={onConverted} />
       )}
-    </Modal>
+    </Dialog>
   );
 }
 

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { workOrderMessages, workOrderTimePreferenceLabels, workOrderUpdateSchema } from '#shared/work-order.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { Modal } from '#client/components/ui/dialog.tsx';
+import { Dialog } from '#client/components/ui/dialog.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 import { apiErrorMessage, useCustomerProfile, formatCalendarDate } from '#client/features/customers/index.ts';
 import { ApiError } from '#client/lib/api.ts';
@@ -144,7 +144,7 @@ export function EditDetailsDialog({ workOrder, technicianName, onClose, onSaved 
   }
 
   return (
-    <Modal
+    <Dialog
       title="Edit Work Order Details"
       description={`${workOrder.workOrderNumber ?? ''} ${workOrder.title}`.trim()}
       onClose={() => (update.isPending ? undefined : onClose())}
@@ -219,6 +219,6 @@ export function EditDetailsDialog({ workOrder, technicianName, onClose, onSaved 
           </Button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

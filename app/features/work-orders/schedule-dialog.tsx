@@ -3,7 +3,7 @@ import { todayIn } from '#shared/dates.ts';
 import { defaultScheduleDurationHours, scheduleDurations, scheduleEndTime, scheduleStartTimes, workOrderMessages } from '#shared/work-order.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { Modal } from '#client/components/ui/dialog.tsx';
+import { Dialog } from '#client/components/ui/dialog.tsx';
 import { controlClass, FormField } from '#client/components/ui/form-field.tsx';
 import { company } from '#client/lib/company.ts';
 import { apiErrorMessage } from '#client/features/customers/index.ts';
@@ -70,7 +70,7 @@ export function ScheduleDialog({
   }
 
   return (
-    <Modal
+    <Dialog
       title="Schedule Appointment"
       description={`${workOrder.workOrderNumber ?? ''} ${workOrder.title}`.trim()}
       onClose={() => (schedule.isPending ? undefined : onClose())}
@@ -150,6 +150,6 @@ export function ScheduleDialog({
           </Button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }
