@@ -45,12 +45,6 @@ export function validateBodyForToday<RouteSchema>(
   };
 }
 
-/** The Idempotency-Key header of public submissions: a repeat returns the first result. */
-export const idempotencyKeySchema = z
-  .string()
-  .regex(/^[\w-]{8,128}$/, 'Idempotency-Key must be 8 to 128 letters, digits, dashes or underscores')
-  .optional();
-
 /** The one message for text carrying a NUL character (PostgreSQL cannot store one in text). */
 export const nulCharacterMessage = 'Text must not contain NUL characters';
 
