@@ -1,6 +1,6 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppError } from './errors.ts';
 
 export type FieldProblem = { path: string; message: string };
