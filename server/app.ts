@@ -35,6 +35,7 @@ import { createLiveStreamRegistry, defaultLiveStreamLimits, type LiveStreamLimit
 import { customerMatchRoutes } from './modules/customer-matches/customer-match.routes.ts';
 import { createCustomerMatchService } from './modules/customer-matches/customer-match.service.ts';
 import { leadRoutes } from './modules/leads/lead.routes.ts';
+import { createLeadRepository } from './modules/leads/lead.repository.ts';
 import { createLeadService } from './modules/leads/lead.service.ts';
 import { mapRoutes } from './modules/map/map.routes.ts';
 import { createMapService } from './modules/map/map.service.ts';
@@ -207,7 +208,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     timeZone: config.businessTimeZone,
   });
   await app.register(customerMatchRoutes, { customerMatches: createCustomerMatchService({ db: database.db, workOrderRepository: createWorkOrderRepository }) });
-  await app.register(exportRoutes, { exports: createExportService({ db: database.db, timeZone: config.businessTimeZone }) });
+  await app.register(exportRoutes, { exports: createExportService({ db: database.db, timeZone: config.businessTimeZone, leadRepository: createLeadRepository }) });
   await app.register(chatRoutes, {
     chat,
     timeZone: config.businessTimeZone,

@@ -1,6 +1,6 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppError } from './errors.ts';
 
 export type FieldProblem = { path: string; message: string };
@@ -44,12 +44,6 @@ export function validateBodyForToday<RouteSchema>(
     return (data) => validatorCompiler({ ...zodRoute, schema: makeBodySchema(today(), data) })(data);
   };
 }
-
-/** The Idempotency-Key header of public submissions: a repeat returns the first result. */
-export const idempotencyKeySchema = z
-  .string()
-  .regex(/^[\w-]{8,128}$/, 'Idempotency-Key must be 8 to 128 letters, digits, dashes or underscores')
-  .optional();
 
 /** The one message for text carrying a NUL character (PostgreSQL cannot store one in text). */
 export const nulCharacterMessage = 'Text must not contain NUL characters';

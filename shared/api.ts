@@ -10,6 +10,20 @@ import { errorStatus } from './errors.ts';
 /** `:id` in an address. Any text: an id that names nothing is the service's 404, as before. */
 export const idParamsSchema = z.object({ id: z.string() });
 
+/**
+ * The headers of a public submission (estimate requests, chat bookings): an optional
+ * Idempotency-Key, with which a repeat returns the first result instead of storing a second one.
+ * Header names arrive lowercased. Every other header is kept as it came (a loose object: the
+ * validated value replaces `request.headers`).
+ */
+export const idempotencyHeadersSchema = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\w-]{8,128}$/, 'Idempotency-Key must be 8 to 128 letters, digits, dashes or underscores')
+    .optional()
+    .describe('Any 8 to 128 letters, digits, dashes or underscores; a repeat with the same key returns the first result.'),
+});
+
 /** An answer without a body (204). */
 export const noContentSchema = z.null().describe('No content');
 

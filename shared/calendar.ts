@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorBodySchema } from './api.ts';
 import { serviceAddressAnswerFields } from './work-order-place.ts';
 import { isValidIsoDate } from './dates.ts';
 import {
@@ -135,5 +136,30 @@ export type CalendarEvent = z.infer<typeof calendarEventSchema>;
 export const calendarRangeResponseSchema = z.object({ events: z.array(calendarEventSchema) });
 export type CalendarRangeResponse = z.infer<typeof calendarRangeResponseSchema>;
 
-/** The appointments a technician would have twice (409 SCHEDULE_OVERLAP details). */
-export type CalendarOverlap = { id: string; workOrderNumber: string; title: string; serviceDate: string; startTime: string; endTime: string };
+/** One appointment a technician would have twice (409 SCHEDULE_OVERLAP details). */
+export const calendarOverlapSchema = z.object({
+  id: z.string(),
+  workOrderNumber: z.string(),
+  title: z.string(),
+  serviceDate: z.string(),
+  /** 'HH:MM'. */
+  startTime: z.string(),
+  endTime: z.string(),
+});
+export type CalendarOverlap = z.infer<typeof calendarOverlapSchema>;
+
+/** The details of a 409 SCHEDULE_OVERLAP: the colliding appointments; sending again with allowOverlap books anyway. */
+export const scheduleOverlapDetailsSchema = z.object({ overlaps: z.array(calendarOverlapSchema) });
+export type ScheduleOverlapDetails = z.infer<typeof scheduleOverlapDetailsSchema>;
+
+/** The answer 409 SCHEDULE_OVERLAP (decision 015). */
+export const scheduleOverlapErrorSchema = z.object({
+  error: z.object({ code: z.literal('SCHEDULE_OVERLAP'), message: z.string(), details: scheduleOverlapDetailsSchema }),
+});
+
+/**
+ * The 409 of a route that books a technician's time (calendar moves, edits, assignments, and
+ * creating a work order with times): a double booking, or any other conflict (a stale version, with
+ * the current values, is CONFLICT).
+ */
+export const bookingConflictResponseSchema = z.union([scheduleOverlapErrorSchema, errorBodySchema]);

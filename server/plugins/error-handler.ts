@@ -13,8 +13,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       } satisfies ErrorBody);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
+      // A header's message names the header itself (Idempotency-Key): it is reported without a field path.
+      const isHeader = (error as { validationContext?: string }).validationContext === 'headers';
       const fields = error.validation.map((issue) => ({
-        path: issue.instancePath.replace(/^\//, '').replace(/\//g, '.'),
+        path: isHeader ? '' : issue.instancePath.replace(/^\//, '').replace(/\//g, '.'),
         message: issue.message ?? 'Invalid value',
       }));
       return reply

@@ -112,6 +112,21 @@ describe('the OpenAPI document', () => {
       .filter((route) => route.url !== '/api/openapi.json')
       .map((route) => `${route.method} ${route.url.replace(/:([A-Za-z]+)/g, '{$1}')}`);
     expect(expected.filter((route) => !documented.has(route))).toEqual([]);
+    // The public submissions' Idempotency-Key is declared as a header (validated by the route schema).
+    for (const path of ['/api/public/estimate-requests', '/api/public/chat/bookings']) {
+      expect(document.paths[path].post.parameters, path).toContainEqual(
+        expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false }),
+      );
+    }
+    // A technician's double booking is a documented 409 (shared/calendar.ts), on every route that books one.
+    for (const [path, method] of [
+      ['/api/admin/work-orders', 'post'],
+      ['/api/admin/work-orders/{id}/reschedule', 'post'],
+      ['/api/admin/work-orders/{id}/appointment', 'put'],
+      ['/api/admin/work-orders/{id}/assign', 'post'],
+    ] as const) {
+      expect(JSON.stringify(document.paths[path][method].responses['409']), path).toContain('SCHEDULE_OVERLAP');
+    }
     expect(document.paths['/api/admin/dashboard'].get.security).toEqual([{ session: [] }]);
     expect(document.paths['/api/auth/login'].post.security).toBeUndefined();
   });

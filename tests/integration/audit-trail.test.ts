@@ -3,6 +3,7 @@ import type { AuditEntry, AuditListResponse } from '#shared/audit.ts';
 import type { CustomerInput } from '#shared/customer.ts';
 import { todayIn } from '#shared/dates.ts';
 import type { WorkOrder } from '#shared/work-order.ts';
+import { validEstimateRequest } from '#tests/support/estimate-fixtures.ts';
 import { multipartBody, png } from '#tests/support/images.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
@@ -288,16 +289,7 @@ describe('leads and the public site', () => {
     const submitted = await context.app.inject({
       method: 'POST',
       url: '/api/public/estimate-requests',
-      payload: {
-        name: 'Audit Hana',
-        email: 'hana@example.com',
-        phone: '(843) 555-0166',
-        address: '18 Marsh Hawk Ln, Bluffton, SC 29910',
-        serviceType: 'ac-repair',
-        description: 'Warm air.',
-        preferredDate: '',
-        preferredTime: '',
-      },
+      payload: { ...validEstimateRequest, name: 'Audit Hana', email: 'hana@example.com', phone: '(843) 555-0166', description: 'Warm air.' },
       remoteAddress: freshAddress(),
     });
     expect(submitted.statusCode, submitted.body).toBe(201);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayIn } from '#shared/dates.ts';
 import { retryDelaysMinutes } from '#server/modules/email/email-outbox.ts';
+import { validEstimateRequest } from '#tests/support/estimate-fixtures.ts';
 import { createTestApp, type TestContext } from '#tests/support/test-app.ts';
 import { closedPort, startTestSmtpServer } from '#tests/support/smtp-server.ts';
 
@@ -11,17 +12,6 @@ let smtp: Awaited<ReturnType<typeof startTestSmtpServer>>;
 let context: TestContext;
 let nextAddress = 10;
 const freshAddress = () => `127.0.2.${(nextAddress += 1)}`;
-
-const validRequest = {
-  name: 'Dana Whitfield',
-  email: 'dana.whitfield@example.com',
-  phone: '(843) 555-0123',
-  address: '18 Marsh Hawk Ln, Bluffton, SC 29910',
-  serviceType: 'ac-repair',
-  description: 'Upstairs unit blows warm air since this morning.',
-  preferredDate: '',
-  preferredTime: '',
-};
 
 function submit(body: object, options: { key?: string; address?: string; app?: TestContext } = {}) {
   return (options.app ?? context).app.inject({
@@ -48,7 +38,7 @@ afterAll(async () => {
 
 describe('submitting an estimate request', () => {
   it('stores it as pending, urgent for a repair, from the website, and e-mails staff and the customer', async () => {
-    const response = await submit(validRequest);
+    const response = await submit(validEstimateRequest);
     expect(response.statusCode).toBe(201);
     const { request } = response.json();
     expect(request).toMatchObject({ status: 'pending', priority: 'urgent' });
@@ -80,7 +70,7 @@ describe('submitting an estimate request', () => {
 
   it('is normal priority for anything but the two repair types, and keeps the optional fields', async () => {
     const today = todayIn('America/New_York');
-    const response = await submit({ ...validRequest, serviceType: 'maintenance', preferredDate: today, preferredTime: 'evening' });
+    const response = await submit({ ...validEstimateRequest, serviceType: 'maintenance', preferredDate: today, preferredTime: 'evening' });
     expect(response.statusCode).toBe(201);
     const [stored] = await rows<{ priority: string; preferred_date: string; preferred_time: string }>(
       `select priority, preferred_date::text, preferred_time from estimate_requests where id = $1`,
@@ -113,13 +103,13 @@ describe('bad input', () => {
   it('refuses a preferred date before today in the company time zone', async () => {
     const yesterday = new Date(`${todayIn('America/New_York')}T12:00:00Z`);
     yesterday.setUTCDate(yesterday.getUTCDate() - 1);
-    const response = await submit({ ...validRequest, preferredDate: yesterday.toISOString().slice(0, 10) });
+    const response = await submit({ ...validEstimateRequest, preferredDate: yesterday.toISOString().slice(0, 10) });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.details).toEqual([{ path: 'preferredDate', message: 'Preferred date cannot be before today' }]);
   });
 
   it('refuses a body over 16 KB', async () => {
-    const response = await submit({ ...validRequest, description: 'x'.repeat(20_000) });
+    const response = await submit({ ...validEstimateRequest, description: 'x'.repeat(20_000) });
     expect(response.statusCode).toBe(413);
   });
 });
@@ -127,8 +117,8 @@ describe('bad input', () => {
 describe('abuse and accidents', () => {
   it('a retried submission with the same idempotency key creates one request and returns the first result', async () => {
     const key = 'c0ffee00-1111-4222-8333-444455556666';
-    const first = await submit({ ...validRequest, name: 'Retry Person' }, { key });
-    const second = await submit({ ...validRequest, name: 'Retry Person' }, { key });
+    const first = await submit({ ...validEstimateRequest, name: 'Retry Person' }, { key });
+    const second = await submit({ ...validEstimateRequest, name: 'Retry Person' }, { key });
     expect(first.statusCode).toBe(201);
     expect(second.statusCode).toBe(200);
     expect(second.json()).toEqual(first.json());
@@ -138,8 +128,18 @@ describe('abuse and accidents', () => {
     expect(emails).toHaveLength(2);
   });
 
+  it('refuses a malformed Idempotency-Key (the route\'s header schema) with the header\'s own message, storing nothing', async () => {
+    const message = 'Idempotency-Key must be 8 to 128 letters, digits, dashes or underscores';
+    for (const key of ['short', 'has spaces in it', 'k'.repeat(129)]) {
+      const response = await submit({ ...validEstimateRequest, name: 'Bad Key Person' }, { key });
+      expect(response.statusCode, key).toBe(400);
+      expect(response.json(), key).toEqual({ error: { code: 'VALIDATION_FAILED', message, details: [{ path: '', message }] } });
+    }
+    expect(await rows(`select id from estimate_requests where name = 'Bad Key Person'`)).toHaveLength(0);
+  });
+
   it('a filled honeypot looks accepted but stores nothing', async () => {
-    const response = await submit({ ...validRequest, name: 'Bot McBotface', website: 'http://spam.example' });
+    const response = await submit({ ...validEstimateRequest, name: 'Bot McBotface', website: 'http://spam.example' });
     expect(response.statusCode).toBe(201);
     expect(response.json().request.status).toBe('pending');
     expect(await rows(`select id from estimate_requests where name = 'Bot McBotface'`)).toHaveLength(0);
@@ -148,19 +148,19 @@ describe('abuse and accidents', () => {
   it('limits submissions per address', async () => {
     const address = freshAddress();
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      expect((await submit({ ...validRequest, serviceType: 'other' }, { address })).statusCode).toBe(201);
+      expect((await submit({ ...validEstimateRequest, serviceType: 'other' }, { address })).statusCode).toBe(201);
     }
-    const limited = await submit({ ...validRequest, serviceType: 'other' }, { address });
+    const limited = await submit({ ...validEstimateRequest, serviceType: 'other' }, { address });
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error.message).toBe('Too many requests. Please wait a moment and try again.');
-    expect((await submit({ ...validRequest, serviceType: 'other' })).statusCode).toBe(201);
+    expect((await submit({ ...validEstimateRequest, serviceType: 'other' })).statusCode).toBe(201);
   });
 });
 
 describe('when e-mail fails', () => {
   it('still stores the request and answers 201; the messages wait and are retried until the server takes them', async () => {
     smtp.state.isRejecting = true;
-    const response = await submit({ ...validRequest, name: 'Patient Customer', email: 'patient.customer@example.com' });
+    const response = await submit({ ...validEstimateRequest, name: 'Patient Customer', email: 'patient.customer@example.com' });
     expect(response.statusCode).toBe(201);
     const id = response.json().request.id;
     expect(await rows(`select id from estimate_requests where id = $1`, [id])).toHaveLength(1);
@@ -189,7 +189,7 @@ describe('when e-mail fails', () => {
 
   it('gives a message up as failed after the last retry', async () => {
     smtp.state.isRejecting = true;
-    const response = await submit({ ...validRequest, name: 'Last Try', email: 'last.try@example.com' });
+    const response = await submit({ ...validEstimateRequest, name: 'Last Try', email: 'last.try@example.com' });
     const id = response.json().request.id;
     await context.app.emailOutbox.idle();
     await rows(`update outbound_emails set attempts = $2, next_attempt_at = now() where related_id = $1`, [id, retryDelaysMinutes.length]);
@@ -202,7 +202,7 @@ describe('when e-mail fails', () => {
   it('with no mail server reachable at all, the request is saved all the same', async () => {
     const unreachable = await createTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${await closedPort()}` } });
     try {
-      const response = await submit(validRequest, { app: unreachable });
+      const response = await submit(validEstimateRequest, { app: unreachable });
       expect(response.statusCode).toBe(201);
       await unreachable.app.emailOutbox.idle();
       const [row] = await rows<{ status: string; last_error: string }>(`select status, last_error from outbound_emails limit 1`, [], unreachable);
@@ -220,7 +220,7 @@ describe('offline default', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hvac-outbox-'));
     const offline = await createTestApp({ env: { DATA_DIR: dataDir } });
     try {
-      expect((await submit({ ...validRequest, name: 'File Person' }, { app: offline })).statusCode).toBe(201);
+      expect((await submit({ ...validEstimateRequest, name: 'File Person' }, { app: offline })).statusCode).toBe(201);
       await offline.app.emailOutbox.idle();
       await offline.close();
       const files = fs.readdirSync(path.join(dataDir, 'outbox')).filter((file) => file.endsWith('.eml'));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '#server/app.ts';
 import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
+import { validEstimateRequest } from '#tests/support/estimate-fixtures.ts';
 import { isEvent, openEventStream, type EventStreamClient } from '#tests/support/event-stream-client.ts';
 import { createStaff, createTestApp, signIn, testConfig, type TestContext } from '#tests/support/test-app.ts';
 import { createPostgresTestDatabase, withAdminClient } from '#tests/support/test-database.ts';
@@ -29,17 +30,7 @@ const insertCustomer = (database: DatabaseHandle, name: string) =>
   database.query(`insert into customers (name, phone, address, city, state) values ($1, '843-555-0100', '1 Main St', 'Bluffton', 'SC')`, [name]);
 
 let nextAddress = 10;
-const validEstimate = {
-  name: 'Dana Whitfield',
-  email: 'dana.whitfield@example.com',
-  phone: '(843) 555-0123',
-  address: '18 Marsh Hawk Ln, Bluffton, SC 29910',
-  serviceType: 'ac-repair',
-  description: 'Upstairs unit blows warm air.',
-  preferredDate: '',
-  preferredTime: '',
-};
-const submitEstimate = (body: object = validEstimate) =>
+const submitEstimate = (body: object = validEstimateRequest) =>
   context.app.inject({ method: 'POST', url: '/api/public/estimate-requests', payload: body, remoteAddress: `127.0.3.${(nextAddress += 1)}` });
 
 beforeAll(async () => {
@@ -185,14 +176,14 @@ describe('staff notifications', () => {
 
   it('a request that fails to store leaves no notification', async () => {
     const before = (await list()).notifications.length;
-    const response = await submitEstimate({ ...validEstimate, email: 'not an email' });
+    const response = await submitEstimate({ ...validEstimateRequest, email: 'not an email' });
     expect(response.statusCode).toBe(400);
     expect((await list()).notifications.length).toBe(before);
   });
 
   it('marks one read, then all, and counts what is unread', async () => {
-    await submitEstimate({ ...validEstimate, name: 'Second Visitor', serviceType: 'maintenance' });
-    await submitEstimate({ ...validEstimate, name: 'Third Visitor', serviceType: 'ductwork' });
+    await submitEstimate({ ...validEstimateRequest, name: 'Second Visitor', serviceType: 'maintenance' });
+    await submitEstimate({ ...validEstimateRequest, name: 'Third Visitor', serviceType: 'ductwork' });
     const before = await list();
     expect(before.unreadCount).toBe(3);
     expect(before.notifications.slice(0, 2).map((notification) => notification.title)).toEqual([
@@ -273,7 +264,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('live updates on PostgreSQL', ()
     const response = await one.app.inject({
       method: 'POST',
       url: '/api/public/estimate-requests',
-      payload: validEstimate,
+      payload: validEstimateRequest,
       remoteAddress: '127.0.4.1',
     });
     expect(response.statusCode).toBe(201);

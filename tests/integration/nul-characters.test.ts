@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validEstimateRequest } from '#tests/support/estimate-fixtures.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 // Issue 15's fuzzing found it: PostgreSQL cannot store a NUL character (\u0000) in text, so a
@@ -21,14 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => context?.close());
 
-const estimate = {
-  name: 'Dana Whitfield',
-  email: 'dana.whitfield@example.com',
-  phone: '(843) 555-0123',
-  address: '18 Marsh Hawk Ln, Bluffton, SC 29910',
-  serviceType: 'ac-repair',
-  description: 'Upstairs unit blows warm air since this morning.',
-};
 const booking = {
   sessionId: 'session-nul-0001',
   name: 'Morgan Ellis',
@@ -44,8 +37,8 @@ describe('a NUL character in input', () => {
     const tables = ['estimate_requests', 'ai_conversations', 'ai_leads', 'customers', 'work_orders', 'outbound_emails', 'admin_notifications'];
     const before = await Promise.all(tables.map(count));
     const cases = [
-      { url: '/api/public/estimate-requests', payload: { ...estimate, description: 'warm air\u0000' }, field: 'description' },
-      { url: '/api/public/estimate-requests', payload: { ...estimate, name: 'Dana\u0000' }, field: 'name' },
+      { url: '/api/public/estimate-requests', payload: { ...validEstimateRequest, description: 'warm air\u0000' }, field: 'description' },
+      { url: '/api/public/estimate-requests', payload: { ...validEstimateRequest, name: 'Dana\u0000' }, field: 'name' },
       { url: '/api/public/chat/messages', payload: { message: 'hours?\u0000', sessionId: 'session-nul-0002' }, field: 'message' },
       { url: '/api/public/chat/bookings', payload: { ...booking, address: '9 Lighthouse Ln\u0000' }, field: 'address' },
       { url: '/api/public/chat/bookings', payload: { ...booking, description: '\u0000' }, field: 'description' },
@@ -57,7 +50,7 @@ describe('a NUL character in input', () => {
     }
     expect(await Promise.all(tables.map(count))).toEqual(before);
     // The same forms without the NUL are taken.
-    expect((await post('/api/public/estimate-requests', estimate)).statusCode).toBe(201);
+    expect((await post('/api/public/estimate-requests', validEstimateRequest)).statusCode).toBe(201);
   });
 
   it('is refused the same way in a staff form, a query string and a key', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostSessionCookieName, sessionCookieName } from '#server/plugins/session.ts';
+import { validEstimateRequest } from '#tests/support/estimate-fixtures.ts';
 import { startForwardingProxy } from '#tests/support/forwarding-proxy.ts';
 import { createStaff, createTestApp, signIn, testPassword, type TestContext } from '#tests/support/test-app.ts';
 
@@ -8,19 +9,11 @@ import { createStaff, createTestApp, signIn, testPassword, type TestContext } fr
  * proves fixed (decisions 018-b-client-addresses, 018-b-origin-check, 018-b-session-cookie).
  */
 
-const estimate = {
-  name: 'Dana Whitfield',
-  email: 'dana.whitfield@example.com',
-  phone: '(843) 555-0123',
-  address: '18 Marsh Hawk Ln, Bluffton, SC 29910',
-  serviceType: 'ac-repair',
-  description: 'Upstairs unit blows warm air since this morning.',
-};
 const siteUrl = 'https://www.lowcountrycomfort.example';
 const foreignOrigin = 'https://evil.example';
 
 function submitEstimate(context: TestContext, remoteAddress: string, headers: Record<string, string> = {}, url = '/api/public/estimate-requests') {
-  return context.app.inject({ method: 'POST', url, payload: estimate, remoteAddress, headers });
+  return context.app.inject({ method: 'POST', url, payload: validEstimateRequest, remoteAddress, headers });
 }
 
 async function count(context: TestContext, table: string): Promise<number> {
@@ -56,7 +49,7 @@ describe('TRUST_PROXY=true let any client pick its own address', () => {
         fetch(`${proxy.url}/api/public/estimate-requests`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-forwarded-for': spoofed },
-          body: JSON.stringify(estimate),
+          body: JSON.stringify(validEstimateRequest),
         });
       const statuses = [];
       for (const spoofed of ['1.2.3.4', '5.6.7.8', '9.10.11.12']) statuses.push((await send(spoofed)).status);

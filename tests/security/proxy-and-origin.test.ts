@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validEstimateRequest } from '#tests/support/estimate-fixtures.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 /**
@@ -7,14 +8,6 @@ import { createStaff, createTestApp, signIn, type TestContext } from '#tests/sup
  * Origin check. Decisions 018-b-client-addresses and 018-b-origin-check.
  */
 
-const estimate = {
-  name: 'Dana Whitfield',
-  email: 'dana.whitfield@example.com',
-  phone: '(843) 555-0123',
-  address: '18 Marsh Hawk Ln, Bluffton, SC 29910',
-  serviceType: 'ac-repair',
-  description: 'Upstairs unit blows warm air since this morning.',
-};
 const spoofedValues = ['1.2.3.4', '5.6.7.8, 9.9.9.9', '203.0.113.50', 'unknown', '::1', '127.0.0.1'];
 
 describe.each([
@@ -36,7 +29,7 @@ describe.each([
 
   it('does not dodge the public form limit, and nothing past the limit is stored', async () => {
     const answers = await exhaust((spoofed) =>
-      context.app.inject({ method: 'POST', url: '/api/public/estimate-requests', payload: estimate, remoteAddress: peer, headers: { 'x-forwarded-for': via(spoofed) } }),
+      context.app.inject({ method: 'POST', url: '/api/public/estimate-requests', payload: validEstimateRequest, remoteAddress: peer, headers: { 'x-forwarded-for': via(spoofed) } }),
     );
     expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201, 201, 429]);
     expect(answers.slice(0, 3).map((answer) => answer.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0']);
@@ -128,7 +121,7 @@ describe('encoded and odd paths with a foreign Origin', () => {
       attempts.push({ method: 'DELETE', url: itemUrl });
     }
     for (const url of ['/%61pi/public/estimate-requests', '/api/%70ublic/estimate-requests', '/API/public/estimate-requests', '//api/public/estimate-requests']) {
-      attempts.push({ method: 'POST', url, payload: estimate });
+      attempts.push({ method: 'POST', url, payload: validEstimateRequest });
     }
     for (const attempt of attempts) {
       for (const origin of foreignOrigins) {

@@ -1,5 +1,6 @@
 import type { HTTPMethods, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validEstimateRequest } from '#tests/support/estimate-fixtures.ts';
 import { createStaff, createTestApp, type TestContext } from '#tests/support/test-app.ts';
 
 // Issue 15, attacker suite: every public state-changing route (no session needed) gets oversized
@@ -12,16 +13,7 @@ type PublicRoute = { method: string; url: string; bodyLimit: number };
 
 /** A valid body per public route: each fuzz case breaks one thing in it. */
 const validBodies: Record<string, Record<string, unknown>> = {
-  'POST /api/public/estimate-requests': {
-    name: 'Dana Whitfield',
-    email: 'dana.whitfield@example.com',
-    phone: '(843) 555-0123',
-    address: '18 Marsh Hawk Ln, Bluffton, SC 29910',
-    serviceType: 'ac-repair',
-    description: 'Upstairs unit blows warm air since this morning.',
-    preferredDate: '',
-    preferredTime: '',
-  },
+  'POST /api/public/estimate-requests': validEstimateRequest,
   'POST /api/public/chat/messages': { message: 'What are your hours?', sessionId: 'fuzz-session-0001' },
   'POST /api/public/chat/bookings': {
     sessionId: 'fuzz-session-0002',

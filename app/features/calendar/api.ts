@@ -1,5 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CalendarAppointmentUpdateInput, CalendarAssignInput, CalendarOverlap, CalendarRangeResponse, CalendarRescheduleInput } from '#shared/calendar.ts';
+import {
+  scheduleOverlapDetailsSchema,
+  type CalendarAppointmentUpdateInput,
+  type CalendarAssignInput,
+  type CalendarOverlap,
+  type CalendarRangeResponse,
+  type CalendarRescheduleInput,
+} from '#shared/calendar.ts';
 import type { WorkOrderStatus } from '#shared/enums.ts';
 import type { z } from 'zod';
 import type { workOrderCreateRequestSchema, WorkOrderCreateResponse, WorkOrderResponse } from '#shared/work-order.ts';
@@ -89,7 +96,9 @@ export function useCreateAppointment() {
 /** The appointments a 409 SCHEDULE_OVERLAP answer names, or undefined for any other failure. */
 export function overlapsOf(error: unknown): { message: string; overlaps: CalendarOverlap[] } | undefined {
   if (!(error instanceof ApiError) || error.code !== 'SCHEDULE_OVERLAP') return undefined;
-  return { message: error.message, overlaps: (error.details as { overlaps?: CalendarOverlap[] } | undefined)?.overlaps ?? [] };
+  // The details' shape is the 409's response schema (shared/calendar.ts): read with the same schema.
+  const details = scheduleOverlapDetailsSchema.safeParse(error.details);
+  return { message: error.message, overlaps: details.success ? details.data.overlaps : [] };
 }
 
 /** A 409 that carries the current values: someone else changed the work order first. */

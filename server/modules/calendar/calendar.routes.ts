@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#shared/api.ts';
 import {
+  bookingConflictResponseSchema,
   calendarAppointmentUpdateSchema,
   calendarAssignSchema,
   calendarRangeResponseSchema,
@@ -30,19 +31,19 @@ export async function calendarRoutes(app: FastifyInstance, { calendar }: { calen
 
   routes.post(
     '/api/admin/work-orders/:id/reschedule',
-    { schema: { params: idParamsSchema, body: calendarRescheduleSchema, response: { 200: workOrderResponseSchema } } },
+    { schema: { params: idParamsSchema, body: calendarRescheduleSchema, response: { 200: workOrderResponseSchema, 409: bookingConflictResponseSchema } } },
     async (request) => ({ workOrder: await calendar.reschedule(request.params.id, request.body, actorOf(request)) }),
   );
 
   routes.put(
     '/api/admin/work-orders/:id/appointment',
-    { schema: { params: idParamsSchema, body: calendarAppointmentUpdateSchema, response: { 200: workOrderResponseSchema } } },
+    { schema: { params: idParamsSchema, body: calendarAppointmentUpdateSchema, response: { 200: workOrderResponseSchema, 409: bookingConflictResponseSchema } } },
     async (request) => ({ workOrder: await calendar.updateAppointment(request.params.id, request.body, actorOf(request)) }),
   );
 
   routes.post(
     '/api/admin/work-orders/:id/assign',
-    { schema: { params: idParamsSchema, body: calendarAssignSchema, response: { 200: workOrderResponseSchema } } },
+    { schema: { params: idParamsSchema, body: calendarAssignSchema, response: { 200: workOrderResponseSchema, 409: bookingConflictResponseSchema } } },
     async (request) => ({ workOrder: await calendar.assignTechnician(request.params.id, request.body, actorOf(request)) }),
   );
 }

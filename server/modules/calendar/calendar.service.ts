@@ -3,6 +3,7 @@ import {
   calendarMessages,
   type CalendarEvent,
   type CalendarOverlap,
+  type ScheduleOverlapDetails,
   type calendarAppointmentUpdateSchema,
   type calendarAssignSchema,
   type calendarRangeSchema,
@@ -64,7 +65,8 @@ export function createTechnicianBookings(calendarRepository: RepositoryFactory<C
         startTime: (row.startTime ?? '').slice(0, 5),
         endTime: (row.endTime ?? '').slice(0, 5),
       }));
-      throw new AppError('SCHEDULE_OVERLAP', calendarMessages.overlap(technician?.name ?? 'The technician', overlaps.length), { overlaps });
+      const details: ScheduleOverlapDetails = { overlaps };
+      throw new AppError('SCHEDULE_OVERLAP', calendarMessages.overlap(technician?.name ?? 'The technician', overlaps.length), details);
     },
   };
 }

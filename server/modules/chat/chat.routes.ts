@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idempotencyHeadersSchema } from '#shared/api.ts';
 import { chatBookingResponseSchema, chatBookingSchema, chatReplySchema, chatRequestSchema } from '#shared/chat.ts';
 import { todayIn } from '#shared/dates.ts';
-import { idempotencyKeySchema, parseOrThrow, validateBodyForToday } from '#server/validation.ts';
+import { validateBodyForToday } from '#server/validation.ts';
 import type { ChatService } from './chat.service.ts';
 
 export async function chatRoutes(
@@ -29,15 +30,18 @@ export async function chatRoutes(
     '/api/public/chat/bookings',
     {
       // The answer names the work order only (decision 018-a): anything else is dropped on the way out.
-      schema: { body: chatBookingSchema(today()), response: { 200: chatBookingResponseSchema, 201: chatBookingResponseSchema } },
+      schema: {
+        headers: idempotencyHeadersSchema,
+        body: chatBookingSchema(today()),
+        response: { 200: chatBookingResponseSchema, 201: chatBookingResponseSchema },
+      },
       // The booking's preferred date cannot be before today in the company's time zone.
       validatorCompiler: validateBodyForToday(chatBookingSchema, today),
       bodyLimit: 8 * 1024,
       config: { rateLimit: { max: options.bookingLimitPer15Minutes, timeWindow: '15 minutes' } },
     },
     async (request, reply) => {
-      // A header, checked here: its message names no field (as before the route schemas).
-      const idempotencyKey = parseOrThrow(idempotencyKeySchema, request.headers['idempotency-key']);
+      const idempotencyKey = request.headers['idempotency-key'];
       const { isReplay, ...booking } = await options.chat.book(request.body, idempotencyKey);
       return reply.status(isReplay ? 200 : 201).header('cache-control', 'no-store').send(booking);
     },

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idempotencyHeadersSchema } from '#shared/api.ts';
 import { todayIn } from '#shared/dates.ts';
 import { estimateRequestSchema, estimateSubmissionResponseSchema } from '#shared/estimate.ts';
-import { idempotencyKeySchema, parseOrThrow, validateBodyForToday } from '#server/validation.ts';
+import { validateBodyForToday } from '#server/validation.ts';
 import type { EstimateService } from './estimate.service.ts';
 
 export async function estimateRoutes(
@@ -16,6 +17,7 @@ export async function estimateRoutes(
       bodyLimit: 16 * 1024,
       config: { rateLimit: { max: options.limitPer15Minutes, timeWindow: '15 minutes' } },
       schema: {
+        headers: idempotencyHeadersSchema,
         body: estimateRequestSchema(today()),
         response: { 200: estimateSubmissionResponseSchema, 201: estimateSubmissionResponseSchema },
       },
@@ -23,8 +25,7 @@ export async function estimateRoutes(
       validatorCompiler: validateBodyForToday(estimateRequestSchema, today),
     },
     async (request, reply) => {
-      // A header, checked here: its message names no field (as before the route schemas).
-      const idempotencyKey = parseOrThrow(idempotencyKeySchema, request.headers['idempotency-key']);
+      const idempotencyKey = request.headers['idempotency-key'];
       const { isReplay, ...result } = await options.estimates.submit(request.body, { idempotencyKey });
       return reply.status(isReplay ? 200 : 201).header('cache-control', 'no-store').send(result);
     },

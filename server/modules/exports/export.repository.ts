@@ -1,16 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
-import { fromLeads, type LeadRow } from '#server/modules/leads/index.ts';
+import { keysetAfter as after, localMinute as local, type KeysetCursor } from '#server/db/keyset.ts';
 
 /**
  * The CSV exports' reads: one page at a time in keyset order. Customers and work orders go in the
  * order they were created ((created_at, id), an index each, never changed by an edit, so an export
- * running while staff work neither skips nor repeats a row); leads newest first, as their screen.
- * The cursor is created_at as text: a JavaScript Date would drop the microseconds and with them
- * rows that share a millisecond.
+ * running while staff work neither skips nor repeats a row). Leads are read by the leads module's
+ * repository (`exportPage`, passed in by app.ts): the unified leads query is its own.
  */
-export type KeysetCursor = { cursor: string; id: string };
-
 export type CustomerExportRow = KeysetCursor & {
   name: string;
   type: string;
@@ -79,42 +76,9 @@ export type WorkOrderExportRow = KeysetCursor & {
   completed: string | null;
 };
 
-/** A lead as the leads screen reads it (`LeadRow`), with its customer and work order by name. */
-export type LeadExportRow = KeysetCursor &
-  Pick<
-    LeadRow,
-    | 'kind'
-    | 'name'
-    | 'phone'
-    | 'email'
-    | 'address'
-    | 'serviceType'
-    | 'description'
-    | 'preferredDate'
-    | 'preferredTime'
-    | 'status'
-    | 'priority'
-    | 'source'
-    | 'workflowStage'
-    | 'leadScore'
-    | 'urgency'
-  > & {
-    received: string;
-    customer: string | null;
-    workOrderNumber: string | null;
-    workOrderStatus: string | null;
-    responded: string | null;
-  };
-
 async function rowsOf<Row extends Record<string, unknown>>(db: Database, query: SQL): Promise<Row[]> {
   return (await db.execute<Row>(query)).rows;
 }
-
-/** A timestamp as the company's wall clock, to the minute (spreadsheets read it as a date and time). */
-const local = (column: SQL, timeZone: string) => sql`to_char(${column} at time zone ${timeZone}, 'YYYY-MM-DD HH24:MI')`;
-
-const after = (created: SQL, id: SQL, cursor: KeysetCursor | undefined, direction: '>' | '<') =>
-  cursor ? sql`where (${created}, ${id}) ${sql.raw(direction)} (${cursor.cursor}::timestamptz, ${cursor.id}::uuid)` : sql``;
 
 export function createExportRepository(db: Database, timeZone: string) {
   return {
@@ -158,22 +122,6 @@ export function createExportRepository(db: Database, timeZone: string) {
               left join technicians t on t.id = wo.technician_id
               ${after(sql`wo.created_at`, sql`wo.id`, cursor, '>')}
              order by wo.created_at, wo.id
-             limit ${limit}`,
-      );
-    },
-
-    leadsPage(cursor: KeysetCursor | undefined, limit: number): Promise<LeadExportRow[]> {
-      return rowsOf(
-        db,
-        sql`select lead.kind, lead.id, lead.created_at::text as cursor, ${local(sql`lead.created_at`, timeZone)} as received,
-                   lead.name, lead.phone, lead.email, lead.address, lead.service_type as "serviceType", lead.description,
-                   lead.preferred_date as "preferredDate", lead.preferred_time as "preferredTime", lead.status, lead.priority,
-                   lead.source, lead.workflow_stage as "workflowStage", lead.lead_score as "leadScore", lead.urgency,
-                   customer.name as customer, work_order.work_order_number as "workOrderNumber", work_order.status as "workOrderStatus",
-                   ${local(sql`lead.responded_at`, timeZone)} as responded
-              ${fromLeads}
-              ${after(sql`lead.created_at`, sql`lead.id`, cursor, '<')}
-             order by lead.created_at desc, lead.id desc
              limit ${limit}`,
       );
     },

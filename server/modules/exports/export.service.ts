@@ -2,8 +2,10 @@ import { todayIn } from '#shared/dates.ts';
 import { exportFileName, type ExportKind } from '#shared/exports.ts';
 import { addressLine, workOrderPlace } from '#shared/work-order-place.ts';
 import { csvChunks, keysetPages, type CsvValue } from '#server/lib/csv.ts';
-import type { Database } from '#server/db/client.ts';
-import type { EquipmentSummary, ExportRepository, KeysetCursor } from './export.repository.ts';
+import type { Database, RepositoryFactory } from '#server/db/client.ts';
+import type { KeysetCursor } from '#server/db/keyset.ts';
+import type { LeadRepository } from '#server/modules/leads/index.ts';
+import type { EquipmentSummary, ExportRepository } from './export.repository.ts';
 import { createExportRepository } from './export.repository.ts';
 
 /** Rows per query: large enough that 100,000 rows take 100 queries, small enough to stay a few hundred KB. */
@@ -38,8 +40,17 @@ function file<Row extends KeysetCursor>(
   return { fileName, chunks: csvChunks(columns.map(([header]) => header), records()) };
 }
 
-export function createExportService({ db, timeZone }: { db: Database; timeZone: string }) {
+export type ExportServiceDependencies = {
+  db: Database;
+  timeZone: string;
+  /** The leads module's repository (app.ts passes it in, decision 019-l): the unified leads query is the leads module's. */
+  leadRepository: RepositoryFactory<Pick<LeadRepository, 'exportPage'>>;
+};
+
+export function createExportService({ db, timeZone, leadRepository }: ExportServiceDependencies) {
   const repository: ExportRepository = createExportRepository(db, timeZone);
+  const leads = leadRepository(db);
+  const leadsPage = (cursor: KeysetCursor | undefined, limit: number) => leads.exportPage(timeZone, cursor, limit);
   const zone = `(${timeZone})`;
   const name = (kind: ExportKind) => exportFileName(kind, todayIn(timeZone));
 
@@ -141,7 +152,7 @@ export function createExportService({ db, timeZone }: { db: Database; timeZone: 
           [`Responded ${zone}`, (row) => row.responded],
           ['Lead ID', (row) => row.id],
         ],
-        repository.leadsPage,
+        leadsPage,
       );
     },
   };

@@ -3,6 +3,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { leadWorkflowStages } from '#shared/enums.ts';
 import type { LeadFilter } from '#shared/lead.ts';
 import type { Database } from '#server/db/client.ts';
+import { keysetAfter, localMinute, type KeysetCursor } from '#server/db/keyset.ts';
 import { aiConversations, estimateRequests } from '#server/db/schema/index.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
 
@@ -48,6 +49,33 @@ export type LeadRow = {
   possibleCustomerState: string | null;
   possibleCustomerZip: string | null;
 };
+
+/** A lead as the CSV export reads it (`LeadRow`'s fields), with its customer and work order by name and times as the company's wall clock. */
+export type LeadExportRow = KeysetCursor &
+  Pick<
+    LeadRow,
+    | 'kind'
+    | 'name'
+    | 'phone'
+    | 'email'
+    | 'address'
+    | 'serviceType'
+    | 'description'
+    | 'preferredDate'
+    | 'preferredTime'
+    | 'status'
+    | 'priority'
+    | 'source'
+    | 'workflowStage'
+    | 'leadScore'
+    | 'urgency'
+  > & {
+    received: string;
+    customer: string | null;
+    workOrderNumber: string | null;
+    workOrderStatus: string | null;
+    responded: string | null;
+  };
 
 const convertedStage = leadWorkflowStages[0];
 
@@ -104,8 +132,8 @@ const where = (...rules: (SQL | undefined)[]) => {
   return present.length === 0 ? sql`` : sql`where ${sql.join(present, sql` and `)}`;
 };
 
-/** The unified leads (both kinds) with their customer and work order: also read by the CSV export. */
-export const fromLeads = sql`from ${unifiedLeads}
+/** The unified leads (both kinds) with their customer and work order: the screen's list and the CSV export read it. */
+const fromLeads = sql`from ${unifiedLeads}
   left join customers customer on customer.id = lead.customer_id
   left join work_orders work_order on work_order.id = lead.work_order_id
   left join customers possible_customer on possible_customer.id = lead.possible_customer_id`;
@@ -157,6 +185,26 @@ export function createLeadRepository(db: Database) {
         sql`${selectLeads} where lead.kind = ${kind} and lead.id = ${id}`,
       );
       return rows[0];
+    },
+
+    /**
+     * A page of the CSV export (decision 017-e): newest first as the screen, in keyset order
+     * ((created_at, id) before the cursor), timestamps as the company's wall clock.
+     */
+    exportPage(timeZone: string, cursor: KeysetCursor | undefined, limit: number): Promise<LeadExportRow[]> {
+      return rowsOf(
+        db,
+        sql`select lead.kind, lead.id, lead.created_at::text as cursor, ${localMinute(sql`lead.created_at`, timeZone)} as received,
+                   lead.name, lead.phone, lead.email, lead.address, lead.service_type as "serviceType", lead.description,
+                   lead.preferred_date as "preferredDate", lead.preferred_time as "preferredTime", lead.status, lead.priority,
+                   lead.source, lead.workflow_stage as "workflowStage", lead.lead_score as "leadScore", lead.urgency,
+                   customer.name as customer, work_order.work_order_number as "workOrderNumber", work_order.status as "workOrderStatus",
+                   ${localMinute(sql`lead.responded_at`, timeZone)} as responded
+              ${fromLeads}
+              ${keysetAfter(sql`lead.created_at`, sql`lead.id`, cursor, '<')}
+             order by lead.created_at desc, lead.id desc
+             limit ${limit}`,
+      );
     },
 
     /** The last `limit` exchanges of a chat session, oldest first. */

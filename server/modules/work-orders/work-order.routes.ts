@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { todayIn } from '#shared/dates.ts';
 import { idParamsSchema, noContentSchema } from '#shared/api.ts';
+import { bookingConflictResponseSchema } from '#shared/calendar.ts';
 import {
   inspectionReportResponseSchema,
   inspectionReportSchema,
@@ -48,7 +49,8 @@ export async function workOrderRoutes(app: FastifyInstance, { workOrders, timeZo
   routes.post(
     '/api/admin/work-orders',
     {
-      schema: { body: workOrderCreateBodySchema(today()), response: { 201: workOrderCreateResponseSchema } },
+      // 409: a technician's double booking ('Create New Appointment' with times), until confirmed with allowOverlap.
+      schema: { body: workOrderCreateBodySchema(today()), response: { 201: workOrderCreateResponseSchema, 409: bookingConflictResponseSchema } },
       validatorCompiler: validateBodyForToday(workOrderCreateBodySchemaFor, today),
     },
     async (request, reply) => {
