@@ -111,6 +111,7 @@ const sessionLookup: SqlStatement = {
 const dashboardListColumns =
   'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", "work_orders"."status", "work_orders"."priority", ' +
   '"work_orders"."service_type", "work_orders"."service_date", "work_orders"."time_preference", "work_orders"."scheduled_start_time", ' +
+  '"work_orders"."service_address", "work_orders"."service_city", "work_orders"."service_state", "work_orders"."service_zip", ' +
   '"customers"."id", "customers"."name", "customers"."phone", "customers"."address" from "work_orders" ' +
   'inner join "customers" on "customers"."id" = "work_orders"."customer_id"';
 const dashboardByServiceDate = 'order by "work_orders"."service_date" asc, "work_orders"."created_at" asc, "work_orders"."id" asc limit $2';
@@ -135,7 +136,8 @@ const keptAnswerNote =
 const calendarRangeSql =
   'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", ' +
   '"work_orders"."service_date", "work_orders"."scheduled_start_time", "work_orders"."scheduled_end_time", "work_orders"."status", ' +
-  '"work_orders"."priority", "work_orders"."service_type", "work_orders"."updated_at", "technicians"."id", "technicians"."name", ' +
+  '"work_orders"."priority", "work_orders"."service_type", "work_orders"."updated_at", "work_orders"."service_address", "work_orders"."service_city", ' +
+  '"work_orders"."service_state", "work_orders"."service_zip", "technicians"."id", "technicians"."name", ' +
   '"technicians"."color", "customers"."id", "customers"."name", "customers"."phone", "customers"."address" from "work_orders" ' +
   'inner join "customers" on "customers"."id" = "work_orders"."customer_id" left join "technicians" on "technicians"."id" = "work_orders"."technician_id" ' +
   'where ("work_orders"."service_date" >= $1 and "work_orders"."service_date" < $2 and "work_orders"."scheduled_start_time" is not null ' +
@@ -169,6 +171,7 @@ const workOrderRareSearchPattern = `%${workOrderRareSearchText}%`;
 const workOrderListColumns =
   'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", "work_orders"."description", "work_orders"."status", ' +
   '"work_orders"."priority", "work_orders"."service_type", "work_orders"."service_date", "work_orders"."updated_at", ' +
+  '"work_orders"."service_address", "work_orders"."service_city", "work_orders"."service_state", "work_orders"."service_zip", ' +
   '"customers"."id", "customers"."name", "customers"."phone", "customers"."address"';
 const workOrderNewestFirst = 'order by "work_orders"."service_date" desc, "work_orders"."created_at" desc, "work_orders"."id" desc';
 /** WorkOrderRepository's matchingRows: title, description or number, then the other work orders of customers matching on name or phone. */
@@ -358,7 +361,7 @@ const endpoints: Endpoint[] = [
   {
     name: 'work-order detail',
     path: ({ workOrderId }) => `/api/admin/work-orders/${workOrderId}`,
-    // WorkOrderService.detail: the work order with customer, technician and equipment; the latest report; the tasks.
+    // WorkOrderService.detail: the work order with customer, technician, equipment and possible match; the latest report; the tasks.
     sql: [
       sessionLookup,
       {
@@ -368,16 +371,20 @@ const endpoints: Endpoint[] = [
           '"work_orders"."status", "work_orders"."technician_id", "work_orders"."equipment_id", "work_orders"."estimate_request_id", ' +
           '"work_orders"."scheduled_date", "work_orders"."scheduled_start_time", "work_orders"."scheduled_end_time", "work_orders"."estimated_duration", ' +
           '"work_orders"."special_instructions", "work_orders"."actual_start_time", "work_orders"."actual_end_time", "work_orders"."started_at", ' +
-          '"work_orders"."completed_at", "work_orders"."idempotency_key", "work_orders"."created_at", "work_orders"."updated_at", ' +
+          '"work_orders"."completed_at", "work_orders"."idempotency_key", "work_orders"."service_address", "work_orders"."service_city", ' +
+          '"work_orders"."service_state", "work_orders"."service_zip", "work_orders"."possible_customer_id", "work_orders"."created_at", "work_orders"."updated_at", ' +
           '"customers"."id", "customers"."name", "customers"."phone", "customers"."email", "customers"."address", "customers"."city", "customers"."state", ' +
           '"customers"."zip", "customers"."type", "customers"."notes", "customers"."has_indoor_unit", "customers"."has_outdoor_unit", "customers"."unit_brand", ' +
           '"customers"."unit_model", "customers"."unit_serial", "customers"."install_date", "customers"."refrigerant_type", "customers"."tonnage", ' +
           '"customers"."latitude", "customers"."longitude", "customers"."geocoding_status", "customers"."geocoded_at", "customers"."formatted_address", ' +
           '"customers"."geocoding_error", "customers"."geocoding_accuracy", "customers"."created_at", "customers"."updated_at", ' +
           '"technicians"."id", "technicians"."name", "technicians"."color", "equipment"."id", "equipment"."equipment_type", "equipment"."location", ' +
-          '"equipment"."brand", "equipment"."model", "equipment"."serial_number", "equipment"."warranty_status" from "work_orders" ' +
+          '"equipment"."brand", "equipment"."model", "equipment"."serial_number", "equipment"."warranty_status", "possible_customer"."id", ' +
+          '"possible_customer"."name", "possible_customer"."phone", "possible_customer"."email", "possible_customer"."address", "possible_customer"."city", ' +
+          '"possible_customer"."state", "possible_customer"."zip" from "work_orders" ' +
           'inner join "customers" on "customers"."id" = "work_orders"."customer_id" left join "technicians" on "technicians"."id" = "work_orders"."technician_id" ' +
-          'left join "equipment" on "equipment"."id" = "work_orders"."equipment_id" where "work_orders"."id" = $1',
+          'left join "equipment" on "equipment"."id" = "work_orders"."equipment_id" ' +
+          'left join "customers" "possible_customer" on "possible_customer"."id" = "work_orders"."possible_customer_id" where "work_orders"."id" = $1',
         params: ({ workOrderId }) => [workOrderId],
         minRows: 1,
       },
