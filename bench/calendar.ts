@@ -2,9 +2,10 @@
  * Calendar rendering benchmark (issue 8, DESIGN.md section 7), run by `npm run bench` after the API
  * benchmark, or alone:
  *
- *   npx tsx bench/calendar.ts [--events 300] [--runs 7]
+ *   npx tsx bench/calendar.ts [--events 300] [--runs 7] [--database-url URL]
  *
- * 1. Starts the built server (build/node/main.mjs) on a fresh temporary data dir without demo data.
+ * 1. Starts the built server (build/node/main.mjs) on a fresh temporary data dir without demo data
+ *    (with --database-url: on a scratch PostgreSQL database next to it, dropped at the end).
  * 2. Through the API, books `--events` appointments into one week (Sunday to Saturday, 07:00-19:00,
  *    several side by side in a slot, as a busy dispatcher's week looks).
  * 3. In Debian's Chromium (CHROME_PATH, default /usr/bin/chromium), signed in, opens the calendar on
@@ -18,12 +19,12 @@
  * build, no Chromium, the server does not start, the events never all appear) exit non-zero.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { addDays } from '#shared/dates.ts';
-import { benchAdmin, fixed, formatTable, projectRoot, startBuiltServer, type ServerProcess } from './lib.ts';
+import { startFreshServer } from './database.ts';
+import { benchAdmin, fixed, formatTable, projectRoot, type ServerProcess } from './lib.ts';
 
 const resultsFile = path.join(projectRoot, 'bench/.data/results-calendar.json');
 const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
@@ -35,7 +36,9 @@ const weekStart = '2031-03-02';
 /** Every bench event's title starts with this, so the page can count them. */
 const titlePrefix = 'Bench load';
 
-const { values: args } = parseArgs({ options: { events: { type: 'string', default: '300' }, runs: { type: 'string', default: '7' } } });
+const { values: args } = parseArgs({
+  options: { events: { type: 'string', default: '300' }, runs: { type: 'string', default: '7' }, 'database-url': { type: 'string' } },
+});
 const eventCount = Number(args.events);
 const runs = Number(args.runs);
 
@@ -138,8 +141,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main(): Promise<void> {
   if (!fs.existsSync(chromePath)) throw new Error(`No Chromium at ${chromePath} (apt-get install -y chromium, or set CHROME_PATH).`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hvac-calendar-bench-'));
-  const server = await startBuiltServer(dataDir, { ADMIN_EMAIL: benchAdmin.email, ADMIN_PASSWORD: benchAdmin.password });
+  const server = await startFreshServer('calendar', args['database-url'], { ADMIN_EMAIL: benchAdmin.email, ADMIN_PASSWORD: benchAdmin.password });
   const browser = await chromium.launch({ executablePath: chromePath, args: ['--no-sandbox', '--disable-gpu'] });
   try {
     const cookie = await signIn(server);
@@ -176,7 +178,7 @@ async function main(): Promise<void> {
       ['return visit (render from cache)', fixed(median(returnVisits), 0), fixed(Math.max(...returnVisits), 0), median(returnVisits) <= targetMs ? 'ok' : 'MISSED'],
     ];
     console.log('');
-    console.log(`Calendar week view with ${eventCount} events (1440x900, Chromium ${browser.version()}), ${runs} runs after a warm-up:`);
+    console.log(`Calendar week view with ${eventCount} events (${args['database-url'] ? 'PostgreSQL' : 'PGlite'}, 1440x900, Chromium ${browser.version()}), ${runs} runs after a warm-up:`);
     console.log(formatTable(['measurement', 'median ms', 'worst ms', `target (median <= ${targetMs} ms)`], rows));
     fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
     fs.writeFileSync(
@@ -187,7 +189,6 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

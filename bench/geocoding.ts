@@ -2,9 +2,10 @@
  * Geocoding throughput with the offline provider (issue 9, DESIGN.md section 7), run by
  * `npm run bench` after the calendar benchmark, or alone:
  *
- *   npx tsx bench/geocoding.ts [--customers 1000]
+ *   npx tsx bench/geocoding.ts [--customers 1000] [--database-url URL]
  *
- * 1. Starts the built server (build/node/main.mjs) on a fresh temporary data dir without demo data,
+ * 1. Starts the built server (build/node/main.mjs) on a fresh temporary data dir without demo data
+ *    (with --database-url: on a scratch PostgreSQL database next to it, dropped at the end),
  *    with GEOCODER=zip and GEOCODER_PAUSE_MS=0 (no pause between lookups: the spec's 500 ms would
  *    cap any provider at 2 addresses a second, which says nothing about the server).
  * 2. Adds `--customers` pending customers through the API, each at its own street address over a
@@ -28,7 +29,8 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createZipGeocoder } from '#server/adapters/geocoding/zip.ts';
 import { chooseBestResult, geocodingLimits, geocodingMessages, type GeocodingAddress, type GeocodingBatch } from '#shared/geocoding.ts';
-import { benchAdmin, fixed, formatTable, projectRoot, startBuiltServer, type ServerProcess } from './lib.ts';
+import { startFreshServer } from './database.ts';
+import { benchAdmin, fixed, formatTable, projectRoot, type ServerProcess } from './lib.ts';
 
 const resultsFile = path.join(projectRoot, 'bench/.data/results-geocoding.json');
 const admin = benchAdmin;
@@ -47,7 +49,7 @@ const places = [
   ['29936', 'Ridgeland'],
 ] as const;
 
-const { values: args } = parseArgs({ options: { customers: { type: 'string', default: '1000' } } });
+const { values: args } = parseArgs({ options: { customers: { type: 'string', default: '1000' }, 'database-url': { type: 'string' } } });
 const customerCount = Number(args.customers);
 if (!Number.isSafeInteger(customerCount) || customerCount < 1) throw new Error('--customers must be a whole number >= 1');
 
@@ -145,10 +147,10 @@ async function providerBaseline(): Promise<{ lookups: number; seconds: number; p
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hvac-geocoding-bench-'));
-  // A fresh data dir is migrated first: slow on a busy machine.
-  const server = await startBuiltServer(
-    dataDir,
+  // A fresh database is migrated first: slow on a busy machine.
+  const server = await startFreshServer(
+    'geocoding',
+    args['database-url'],
     { ADMIN_EMAIL: benchAdmin.email, ADMIN_PASSWORD: benchAdmin.password, GEOCODER: 'zip', GEOCODER_PAUSE_MS: '0' },
     120_000,
   );
@@ -168,7 +170,6 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
     runningServer = undefined;
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
   console.log('Baseline: the ZIP provider alone...');
   const baseline = await providerBaseline();
@@ -183,7 +184,7 @@ async function main(): Promise<void> {
     `${pass.succeeded} ok, ${pass.failed} failed`,
   ];
   console.log('');
-  console.log(`Geocoding throughput, offline ZIP provider, no pause, PGlite; Node ${process.versions.node}, ${os.availableParallelism()} CPUs.`);
+  console.log(`Geocoding throughput, offline ZIP provider, no pause, ${args['database-url'] ? 'PostgreSQL' : 'PGlite'}; Node ${process.versions.node}, ${os.availableParallelism()} CPUs.`);
   console.log('');
   console.log(
     formatTable(

@@ -2,10 +2,12 @@
  * Service map rendering benchmark (issue 9, DESIGN.md section 7), run by `npm run bench` after the
  * calendar benchmark, or alone:
  *
- *   npx tsx bench/map.ts [--customers 20000] [--work-orders 40000] [--runs 7] [--reseed]
+ *   npx tsx bench/map.ts [--customers 20000] [--work-orders 40000] [--runs 7] [--reseed] [--database-url URL]
  *
  * 1. Seeds (once, then reused) a PGlite data dir bench/.data/pglite-map-c{customers}-w{workOrders}
- *    with the demo data, whose customers have coordinates (a handful are left pending).
+ *    with the demo data, whose customers have coordinates (a handful are left pending). With
+ *    --database-url: that PostgreSQL database as bench/api.ts seeded it (whatever its counts), or
+ *    seeded here when it is empty (bench/database.ts).
  * 2. Starts the built server (build/node/main.mjs) on it, with a bench staff account.
  * 3. In Debian's Chromium (CHROME_PATH, default /usr/bin/chromium), signed in, opens the Customers
  *    View (/admin/map?view=customers) and reads two performance marks the screen sets
@@ -19,18 +21,17 @@
  * build, no Chromium, the server does not start, the marks never come) exit non-zero.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
-import { openDatabase } from '#server/db/client.ts';
-import { seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts';
+import { databaseLabel, ensureSeeded, type BenchDatabase } from './database.ts';
 import { benchAdmin, benchHost, fixed, formatTable, projectRoot, startBuiltServer } from './lib.ts';
 
 const benchDataDir = path.join(projectRoot, 'bench/.data');
 const resultsFile = path.join(benchDataDir, 'results-map.json');
 const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 const admin = benchAdmin;
-const markerName = 'seeded.json';
 /** DESIGN.md section 7: 20,000 customers plotted (clustered) interactive within 1.5 s of data arriving. */
 const targetMs = 1_500;
 /** The screen's marks (app/features/map/api.ts). */
@@ -42,37 +43,12 @@ const { values: args } = parseArgs({
     'work-orders': { type: 'string', default: '40000' },
     runs: { type: 'string', default: '7' },
     reseed: { type: 'boolean', default: false },
+    'database-url': { type: 'string' },
   },
 });
 const customerCount = Number(args.customers);
 const workOrderCount = Number(args['work-orders']);
 const runs = Number(args.runs);
-
-/** Seeds into `<dir>.partial` and renames it into place with its marker (an interrupted seed never looks ready). */
-async function ensureSeeded(dataDir: string): Promise<SeedDemoResult> {
-  const markerPath = path.join(dataDir, markerName);
-  if (!args.reseed && fs.existsSync(markerPath)) {
-    const marker = JSON.parse(fs.readFileSync(markerPath, 'utf8')) as { counts: SeedDemoResult; seededAt: string };
-    console.log(`Reusing ${path.relative(projectRoot, dataDir)} (seeded ${marker.seededAt}).`);
-    return marker.counts;
-  }
-  const partialDir = `${dataDir}.partial`;
-  fs.rmSync(partialDir, { recursive: true, force: true });
-  console.log(`Seeding ${customerCount} customers and ${workOrderCount} work orders into ${path.relative(projectRoot, dataDir)}...`);
-  const started = performance.now();
-  const handle = await openDatabase({ kind: 'pglite', dataDir: partialDir });
-  let counts: SeedDemoResult;
-  try {
-    counts = await seedDemoData(handle.db, { customers: customerCount, workOrders: workOrderCount });
-  } finally {
-    await handle.close();
-  }
-  fs.writeFileSync(path.join(partialDir, markerName), `${JSON.stringify({ counts, seededAt: new Date().toISOString() }, null, 2)}\n`);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.renameSync(partialDir, dataDir);
-  console.log(`Seeded in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
-  return counts;
-}
 
 type RunFigures = { renderMs: number; requestMs: number; transferKb: number; plotted: number; markers: number };
 
@@ -106,15 +82,29 @@ function percentileOf(values: number[], p: number): number {
 
 async function main(): Promise<void> {
   if (!fs.existsSync(chromePath)) throw new Error(`No Chromium at ${chromePath} (apt-get install -y chromium, or set CHROME_PATH).`);
-  const dataDir = path.join(benchDataDir, `pglite-map-c${customerCount}-w${workOrderCount}`);
-  await ensureSeeded(dataDir);
+  const databaseUrl = args['database-url'];
+  const target: BenchDatabase = databaseUrl
+    ? { kind: 'postgres', url: databaseUrl }
+    : { kind: 'pglite', dataDir: path.join(benchDataDir, `pglite-map-c${customerCount}-w${workOrderCount}`) };
+  // On PostgreSQL the database bench/api.ts seeded is reused as it is (one seed per database).
+  const seed = await ensureSeeded(target, { customers: customerCount, workOrders: workOrderCount, reseed: Boolean(args.reseed), withBenchUser: false, anyCounts: true });
+  // On PostgreSQL the server's uploads and outbox go to a temporary data dir.
+  const dataDir = target.kind === 'pglite' ? target.dataDir : fs.mkdtempSync(path.join(os.tmpdir(), 'hvac-map-bench-'));
 
   const server = await startBuiltServer(
     dataDir,
     // No tile server here: the map's markers are what is measured.
-    { ADMIN_EMAIL: benchAdmin.email, ADMIN_PASSWORD: benchAdmin.password, MAP_TILE_URL: `http://${benchHost}:9/{z}/{x}/{y}.png` },
+    {
+      ADMIN_EMAIL: benchAdmin.email,
+      ADMIN_PASSWORD: benchAdmin.password,
+      MAP_TILE_URL: `http://${benchHost}:9/{z}/{x}/{y}.png`,
+      ...(target.kind === 'postgres' ? { DATABASE_URL: target.url } : {}),
+    },
     60_000,
-  );
+  ).catch((error: unknown) => {
+    if (target.kind === 'postgres') fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const browser = await chromium.launch({ executablePath: chromePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -142,7 +132,7 @@ async function main(): Promise<void> {
     const medianRender = percentileOf(render, 50);
     const p95Render = percentileOf(render, 95);
     console.log('');
-    console.log(`Service map, Customers View with ${figures[0]?.plotted} plotted customers (1440x900, Chromium ${browser.version()}), ${runs} page loads after a warm-up:`);
+    console.log(`Service map, Customers View with ${figures[0]?.plotted} plotted customers (${databaseLabel(target)}, 1440x900, Chromium ${browser.version()}), ${runs} page loads after a warm-up:`);
     console.log(
       formatTable(
         ['measurement', 'median ms', 'p95 ms', `target (<= ${targetMs} ms)`],
@@ -153,11 +143,12 @@ async function main(): Promise<void> {
       ),
     );
     fs.mkdirSync(benchDataDir, { recursive: true });
-    fs.writeFileSync(resultsFile, `${JSON.stringify({ ranAt: new Date().toISOString(), customers: customerCount, workOrders: workOrderCount, runs, targetMs, figures }, null, 2)}\n`);
+    fs.writeFileSync(resultsFile, `${JSON.stringify({ ranAt: new Date().toISOString(), database: databaseLabel(target), customers: seed.customers, workOrders: seed.workOrders, runs, targetMs, figures }, null, 2)}\n`);
     console.log(`Figures written to ${path.relative(projectRoot, resultsFile)}`);
   } finally {
     await browser.close();
     await server.stop();
+    if (target.kind === 'postgres') fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -40,7 +40,8 @@ import { assignDemoLocations } from './locations.ts';
  * `now`; row ids are random UUIDs so that seeding twice into the same database only adds rows.
  * Dates are calendar dates in the business time zone; instants (started_at, completed_at...) are
  * the matching wall-clock times in that zone. Rows are built in memory and inserted in multi-row
- * statements inside one transaction: 20,000 customers and 100,000 work orders take seconds.
+ * statements inside one transaction; into a fresh database the secondary indexes and foreign keys
+ * come after the rows, and one ANALYZE at the end (decision 020-d).
  */
 
 export type SeedDemoOptions = {
@@ -774,6 +775,13 @@ export async function seedDemoData(db: Database, options: SeedDemoOptions = {}):
     // Work order numbers come from the database sequence in insert order: oldest first.
     workOrderBuild.workOrders.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 
+    // PostgreSQL's pool cancels statements after 30 s; building an index on a busy machine may not fit.
+    await tx.execute(sql`set local statement_timeout = 0`);
+    // Into a fresh database: rows first, then the secondary indexes and foreign keys, each built or
+    // checked in one pass (as pg_restore does). Into one with data: rows only, indexes kept.
+    const fresh = await bulkTablesEmpty(tx);
+    const deferredIndexes = fresh ? await dropSecondaryIndexes(tx) : [];
+    const deferredKeys = fresh ? await dropForeignKeys(tx) : [];
     await insertRows(tx, customers, customerRows, 1000);
     await insertRows(tx, equipment, equipmentRows, 1000);
     await insertRows(tx, estimateRequests, estimateRows, 1000);
@@ -782,6 +790,10 @@ export async function seedDemoData(db: Database, options: SeedDemoOptions = {}):
     await insertRows(tx, workOrderTasks, workOrderBuild.tasks, 1000);
     await insertRows(tx, aiConversations, chat.conversations, 1000);
     await insertRows(tx, aiLeads, chat.leads, 1000);
+    for (const index of deferredIndexes) await tx.execute(sql.raw(index.definition));
+    for (const key of deferredKeys) {
+      await tx.execute(sql`alter table ${sql.identifier(key.table)} add constraint ${sql.identifier(key.name)} ${sql.raw(key.definition)}`);
+    }
 
     // A few notifications for the newest chat leads, with the numbers the database assigned.
     const notified = [...chat.leads].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()).slice(0, 8);
@@ -828,6 +840,58 @@ export async function seedDemoData(db: Database, options: SeedDemoOptions = {}):
   // Fresh planner statistics for the new rows (the embedded database has no autovacuum).
   await db.execute(sql`analyze`);
   return counts;
+}
+
+/** The tables the seed loads in bulk. */
+const bulkTableNames = [customers, equipment, estimateRequests, workOrders, inspectionReports, workOrderTasks, aiConversations, aiLeads].map((table) =>
+  getTableName(table),
+);
+const bulkTableList = sql.join(bulkTableNames.map((name) => sql`${name}`), sql`, `);
+
+/** True when every bulk table is empty: a fresh database, where indexes and foreign keys may be deferred. */
+async function bulkTablesEmpty(tx: Tx): Promise<boolean> {
+  const result = await tx.execute<{ empty: boolean }>(
+    sql`select ${sql.join(bulkTableNames.map((name) => sql`not exists (select 1 from ${sql.identifier(name)})`), sql` and `)} as empty`,
+  );
+  return result.rows[0]?.empty === true;
+}
+
+/**
+ * Drops the bulk tables' secondary indexes (not primary keys, unique indexes or indexes behind a
+ * constraint) and returns their definitions, to be built again once the rows are in: one sorted
+ * build per index instead of maintaining it row by row, above all the trigram (GIN) indexes, which
+ * made inserting 100,000 work orders take minutes. Only on empty tables, inside the seed's
+ * transaction: a failed seed rolls the drops back, and other sessions wait for the commit rather
+ * than see a table without its indexes.
+ */
+async function dropSecondaryIndexes(tx: Tx): Promise<{ name: string; definition: string }[]> {
+  const found = await tx.execute<{ name: string; definition: string }>(sql`
+    select index.relname as name, pg_get_indexdef(index.oid) as definition
+    from pg_index
+    join pg_class as index on index.oid = pg_index.indexrelid
+    join pg_class as tab on tab.oid = pg_index.indrelid
+    where tab.relnamespace = current_schema()::regnamespace
+      and tab.relname in (${bulkTableList})
+      and not pg_index.indisprimary
+      and not pg_index.indisunique
+      and not exists (select 1 from pg_constraint where pg_constraint.conindid = pg_index.indexrelid)
+    order by tab.relname, index.relname`);
+  for (const index of found.rows) await tx.execute(sql`drop index ${sql.identifier(index.name)}`);
+  return found.rows;
+}
+
+/** The same for the bulk tables' foreign keys: checked once per constraint when added back, not once per row. */
+async function dropForeignKeys(tx: Tx): Promise<{ table: string; name: string; definition: string }[]> {
+  const found = await tx.execute<{ table: string; name: string; definition: string }>(sql`
+    select tab.relname as table, pg_constraint.conname as name, pg_get_constraintdef(pg_constraint.oid) as definition
+    from pg_constraint
+    join pg_class as tab on tab.oid = pg_constraint.conrelid
+    where tab.relnamespace = current_schema()::regnamespace
+      and pg_constraint.contype = 'f'
+      and tab.relname in (${bulkTableList})
+    order by tab.relname, pg_constraint.conname`);
+  for (const key of found.rows) await tx.execute(sql`alter table ${sql.identifier(key.table)} drop constraint ${sql.identifier(key.name)}`);
+  return found.rows;
 }
 
 /**
