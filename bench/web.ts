@@ -130,7 +130,8 @@ let temporaryDir: string | undefined;
 async function startBenchServer(dataDir: string, servedClientDir: string): Promise<ServerProcess> {
   console.log(`Starting the server on ${host} (empty data dir ${dataDir})...`);
   // Whatever the calling shell has set, this run is the embedded database with no staff.
-  const server = await startBuiltServer(dataDir, { CLIENT_DIR: servedClientDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
+  // A loaded machine (other builds and tests) can take more than the default 30 s to migrate and seed.
+  const server = await startBuiltServer(dataDir, { CLIENT_DIR: servedClientDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' }, 120_000);
   runningServer = server;
   return server;
 }
