@@ -1,6 +1,7 @@
 // Rewrites the prerendered public pages so that they paint from their own bytes (decision 020-f):
-// - the stylesheet is inlined (no render-blocking request before the first paint); its <link> stays,
-//   disabled, and is enabled when the page starts its scripts;
+// - the stylesheet's rules that the page's markup can use are inlined (no render-blocking request
+//   before the first paint; scripts/css-prune.mjs); its <link> stays, disabled, and is enabled
+//   when the page starts its scripts (the states hydration can show: menus, the chat, errors);
 // - React Router's module script and its modulepreload links leave the critical path: an inline
 //   loader, in the module script's place, imports the same modules (the whole page hydrates, as
 //   before) on the visitor's first sign of intent (pointer, key, touch, focus, scroll), at once when
@@ -12,6 +13,7 @@
 // The staff screens' shell (__spa-fallback.html) is left as React Router wrote it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { classNamesOf, pruneCss } from './css-prune.mjs';
 
 const root = process.argv[2] ?? 'build/client';
 
@@ -66,16 +68,17 @@ function htmlFiles(directory) {
 /**
  * The rewritten page; a page without React Router's module script is returned unchanged. The
  * stylesheet's <link> stays (React hydrates the head it rendered) but disabled: not fetched until
- * the loader enables it, while the same rules, inlined, paint the page.
+ * the loader enables it, while its rules for this markup, inlined, paint the page.
  */
 export function deferHydration(html, readAsset) {
   const script = moduleScript.exec(html);
   if (!script) return html;
   const startWhen = formControl.test(html) ? 'load' : 'intent';
   const loader = loaderScript(bootCode(script[1]), startWhen);
+  const classes = classNamesOf(html);
   return html
     .replace(modulePreload, '')
-    .replace(stylesheet, (link, href) => `<style>${readAsset(href).replace(/<\/style/gi, '<\\/style')}</style>${link.replace('"/>', '" disabled=""/>')}`)
+    .replace(stylesheet, (link, href) => `<style>${pruneCss(readAsset(href), classes).replace(/<\/style/gi, '<\\/style')}</style>${link.replace('"/>', '" disabled=""/>')}`)
     .replace(moduleScript, () => `<script>${loader}</script>`);
 }
 
