@@ -65,16 +65,14 @@ function splitTopLevel(text, separator) {
 
 function unescapeIdentifier(escaped) {
   return escaped.replace(/\\([0-9a-fA-F]{1,6}\s?|[\s\S])/g, (_, sequence) =>
-    /^[0-9a-fA-F]/.test(sequence) && /^[0-9a-fA-F]{1,6}\s?$/.test(sequence) && sequence.trim().length > 0 && !/^[a-fA-F]$/.test(sequence.trim()) && /\d/.test(sequence)
-      ? String.fromCodePoint(Number.parseInt(sequence.trim(), 16))
-      : sequence,
+    /^[0-9a-fA-F]{1,6}\s?$/.test(sequence) ? String.fromCodePoint(Number.parseInt(sequence, 16)) : sequence,
   );
 }
 
 /** The class names a selector requires (those inside :not() left out). */
 function requiredClasses(selector) {
   const withoutNot = selector.replace(/:not\((?:[^()]|\([^()]*\))*\)/g, '');
-  return [...withoutNot.matchAll(/\.((?:\\[\s\S]|[\w-]|[^\x00-\x7f])+)/g)].map((match) => unescapeIdentifier(match[1]));
+  return [...withoutNot.matchAll(/\.((?:\\[0-9a-fA-F]{1,6}\s?|\\[\s\S]|[\w-]|\P{ASCII})+)/gu)].map((match) => unescapeIdentifier(match[1]));
 }
 
 /** The rules of `css` that can apply to a page with these class names (see the file's comment). */
