@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router';
 import type { Route } from './+types/root';
 import './app.css';
@@ -33,6 +33,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  // Tells the public pages' loader (scripts/defer-hydration.mjs) that the page is live: a button
+  // clicked before this is clicked again. Runs once, after the children's effects.
+  useEffect(() => {
+    window.dispatchEvent(new Event('app:hydrated'));
+  }, []);
   return <Outlet />;
 }
 

@@ -68,14 +68,22 @@ const chromeFlags = [
   '--no-first-run',
 ];
 
-/** DESIGN.md section 7. Scores 0-100, LCP in ms, public JavaScript in bytes (gzip). */
+/**
+ * DESIGN.md section 7 and issue 17 item 6. Scores 0-100, LCP and FCP in ms, public JavaScript in
+ * bytes (gzip): what a page loads without interaction (the issue's bar is for `/`; the pages with a
+ * form start the app after the load event, decision 020-f).
+ */
 const bars = {
+  performanceScoreMin: 99,
   categoryScoreMin: 98,
   lcpMsMax: 1500,
-  clsMax: 0.02,
-  publicJsBytesMax: 120 * kilobyte,
-  publicJsBytesAim: 100 * kilobyte,
+  fcpMsMax: 1200,
+  clsMax: 0,
+  publicJsBytesMax: 60 * kilobyte,
+  publicJsBytesAim: 50 * kilobyte,
 } as const;
+
+const scoreBar = (id: CategoryId) => (id === 'performance' ? bars.performanceScoreMin : bars.categoryScoreMin);
 
 const categoryLabels: Record<CategoryId, string> = {
   performance: 'performance',
@@ -130,7 +138,8 @@ let temporaryDir: string | undefined;
 async function startBenchServer(dataDir: string, servedClientDir: string): Promise<ServerProcess> {
   console.log(`Starting the server on ${host} (empty data dir ${dataDir})...`);
   // Whatever the calling shell has set, this run is the embedded database with no staff.
-  const server = await startBuiltServer(dataDir, { CLIENT_DIR: servedClientDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
+  // A loaded machine (other builds and tests) can take more than the default 30 s to migrate and seed.
+  const server = await startBuiltServer(dataDir, { CLIENT_DIR: servedClientDir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' }, 120_000);
   runningServer = server;
   return server;
 }
@@ -353,6 +362,7 @@ type PageResult = {
   bars: {
     scores: Record<CategoryId, boolean | null>;
     lcp: boolean | null;
+    fcp: boolean | null;
     cls: boolean | null;
     publicJsWire: boolean;
     publicJsStatic: boolean | null;
@@ -425,8 +435,9 @@ async function measurePage(baseUrl: string, page: string, options: Options, stat
     scriptBodyBytesServed,
     htmlReport: path.relative(projectRoot, htmlReport),
     bars: {
-      scores: Object.fromEntries(categoryIds.map((id) => [id, atLeast(median.scores[id], bars.categoryScoreMin)])) as Record<CategoryId, boolean | null>,
+      scores: Object.fromEntries(categoryIds.map((id) => [id, atLeast(median.scores[id], scoreBar(id))])) as Record<CategoryId, boolean | null>,
       lcp: atMost(median.lcpMs, bars.lcpMsMax),
+      fcp: atMost(median.fcpMs, bars.fcpMsMax),
       cls: atMost(median.cls, bars.clsMax),
       publicJsWire: median.scriptTransferBytes <= bars.publicJsBytesMax,
       publicJsStatic: staticJs ? staticJs.totalGzipBytes <= bars.publicJsBytesMax : null,
@@ -488,12 +499,12 @@ function printReport(report: Report): void {
   const median = (page: PageResult) => page.median;
   const rows: string[][] = [];
   for (const id of categoryIds) {
-    rows.push([categoryLabels[id], `>= ${bars.categoryScoreMin}`, ...pages.map((page) => withVerdict(String(median(page).scores[id] ?? 'n/a'), page.bars.scores[id]))]);
+    rows.push([categoryLabels[id], `>= ${scoreBar(id)}`, ...pages.map((page) => withVerdict(String(median(page).scores[id] ?? 'n/a'), page.bars.scores[id]))]);
   }
   rows.push(['LCP (s)', `<= ${fixed(bars.lcpMsMax / 1000, 1)}`, ...pages.map((page) => withVerdict(fixed((median(page).lcpMs ?? Number.NaN) / 1000, 2), page.bars.lcp))]);
   rows.push(['CLS', `<= ${bars.clsMax}`, ...pages.map((page) => withVerdict(fixed(median(page).cls, 3), page.bars.cls))]);
   rows.push(['TBT (ms)', '', ...pages.map((page) => fixed(median(page).tbtMs, 0))]);
-  rows.push(['FCP (s)', '', ...pages.map((page) => fixed((median(page).fcpMs ?? Number.NaN) / 1000, 2))]);
+  rows.push(['FCP (s)', `<= ${fixed(bars.fcpMsMax / 1000, 1)}`, ...pages.map((page) => withVerdict(fixed((median(page).fcpMs ?? Number.NaN) / 1000, 2), page.bars.fcp))]);
   rows.push(['Speed Index (s)', '', ...pages.map((page) => fixed((median(page).speedIndexMs ?? Number.NaN) / 1000, 2))]);
   const jsBar = `<= ${bars.publicJsBytesMax / kilobyte} (aim ${bars.publicJsBytesAim / kilobyte})`;
   rows.push([
@@ -523,7 +534,8 @@ function printReport(report: Report): void {
   console.log(formatTable(['median run', 'bar', ...pages.map((page) => page.page)], rows));
   console.log('  KB = 1024 bytes. "On the wire" is the transfer size of the Script requests Lighthouse saw (headers included, as');
   console.log('  the server sent them); "bodies as served" leaves the headers out; "decoded" is after decompression; "from build"');
-  console.log('  gzips (level 9) every <script src>, modulepreload and inline script of the HTML.');
+  console.log('  gzips (level 9) every <script src>, modulepreload and inline script of the HTML: what loads before any script runs;');
+  console.log("  the modules a public page's loader imports later (on intent, or after the load event on the form pages) are not in it.");
   console.log('  * marks the median run.');
   for (const page of pages) {
     if (!page.prerendered) console.log(`  ${page.page}: no prerendered HTML in build/client; the server answered with the SPA shell.`);

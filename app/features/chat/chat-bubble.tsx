@@ -86,8 +86,8 @@ export function ChatBubble() {
         type="button"
         aria-haspopup="dialog"
         aria-expanded={isOpen}
-        // Prerendered HTML: the button works once the page's script has started.
-        disabled={!isHydrated}
+        // Never disabled: a click before the page is live is kept by the page's loader and clicked
+        // again once it is (scripts/defer-hydration.mjs); by then the stored conversation is read.
         onPointerEnter={prefetchChatWindow}
         onFocus={prefetchChatWindow}
         onClick={() => {

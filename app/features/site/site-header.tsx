@@ -49,7 +49,8 @@ export function SiteHeader() {
     >
       <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
         <Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-800">
-          <img src="/favicon.svg" alt="" width={32} height={32} />
+          {/* shrink-0: before the icon arrives it has no size of its own, and the flex row would squeeze it (a layout shift). */}
+          <img src="/favicon.svg" alt="" width={32} height={32} className="shrink-0" />
           <span>{company.name}</span>
         </Link>
         <button
