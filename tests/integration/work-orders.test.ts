@@ -240,6 +240,27 @@ describe('the list', () => {
     expect((await list(`search=${number!.work_order_number.toLowerCase()}`)).workOrders.map((order) => order.id)).toEqual([ids.new]);
   });
 
+  it('finds a number by its start, and any number of another shape that contains it', async () => {
+    const owner = await createCustomer({ name: 'Numbered Owner', phone: '843-555-4242' });
+    const made: Record<string, string> = {};
+    const numbered: Array<[string, string, string | undefined]> = [
+      ['canonical', '2023-06-04', 'WO-9876541'],
+      ['other shape', '2023-06-03', 'legacy-wo-98765/2'],
+      ['in title', '2023-06-02', undefined],
+      ['digits inside', '2023-06-01', 'WO-1987650'],
+    ];
+    for (const [name, serviceDate, number] of numbered) {
+      const title = name === 'in title' ? 'Follow-up of WO-98765' : `Numbered job (${name})`;
+      made[name] = (await createWorkOrder(owner, { title, description: 'numbered', serviceDate })).id;
+      if (number) await context.database.query('update work_orders set work_order_number = $2 where id = $1', [made[name], number]);
+    }
+    const found = await list('search=wo-98765');
+    expect(found.total).toBe(3);
+    expect(found.workOrders.map((order) => order.id)).toEqual([made.canonical, made['other shape'], made['in title']]);
+    expect((await list('search=WO-9876541')).workOrders.map((order) => order.id)).toEqual([made.canonical]);
+    expect((await list('search=98765')).total).toBe(4);
+  });
+
   it('counts a work order matching on several fields once, and pages search results', async () => {
     const owner = await createCustomer({ name: 'Pagewise Owner', phone: '843-555-3131' });
     const made: string[] = [];

@@ -411,6 +411,12 @@ export const workOrders = pgTable(
     index('work_orders_title_trgm_idx').using('gin', sql`${table.title} gin_trgm_ops`).with({ fastupdate: false }),
     index('work_orders_description_trgm_idx').using('gin', sql`${table.description} gin_trgm_ops`).with({ fastupdate: false }),
     index('work_orders_number_trgm_idx').using('gin', sql`${table.workOrderNumber} gin_trgm_ops`).with({ fastupdate: false }),
+    // A search for a number's start (WO-1052): a range of canonical numbers, and the substring match on any other number.
+    index('work_orders_number_prefix_idx').using('btree', table.workOrderNumber.op('text_pattern_ops')),
+    index('work_orders_other_number_trgm_idx')
+      .using('gin', sql`${table.workOrderNumber} gin_trgm_ops`)
+      .with({ fastupdate: false })
+      .where(sql`${table.workOrderNumber} !~ '^WO-[0-9]+$'`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, not, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, like, not, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { WorkOrderStatus } from '#shared/enums.ts';
 import type { DbExecutor } from '#server/db/client.ts';
@@ -65,11 +65,30 @@ export const searchRecentWindow = 2_000;
 /** Search totals are counted up to this many matches; beyond it the list says "1,000+". */
 export const searchCountCap = 1_000;
 
+/** A work-order number as the database gives them ('WO-' || nextval): exactly the work_orders_other_number_trgm_idx predicate. */
+const canonicalNumberPattern = '^WO-[0-9]+$';
+/** A search that is a number's start as staff type it: WO-1052, wo-1052. */
+const numberSearch = /^WO-[0-9]+$/i;
+
+/**
+ * The number contains the text. For a number's start (WO-<digits>) that is, on a canonical number
+ * (one 'W' only), the same as starting with it: a range read of work_orders_number_prefix_idx,
+ * instead of a trigram search whose 'wo' trigram is in every number. Numbers of another shape (none
+ * unless put there by hand) keep the substring match, through their own partial trigram index.
+ */
+function numberMatch(search: string, pattern: string): SQL {
+  if (!numberSearch.test(search)) return ilike(workOrders.workOrderNumber, pattern);
+  return or(
+    like(workOrders.workOrderNumber, `${search.toUpperCase()}%`),
+    and(sql`${workOrders.workOrderNumber} !~ ${sql.raw(`'${canonicalNumberPattern}'`)}`, ilike(workOrders.workOrderNumber, pattern)),
+  )!;
+}
+
 function searchText(search: string) {
   const pattern = containsPattern(search);
   return {
-    /** Title, description or number contains the text (a BitmapOr of their three trigram indexes). */
-    inWorkOrder: or(ilike(workOrders.title, pattern), ilike(workOrders.description, pattern), ilike(workOrders.workOrderNumber, pattern))!,
+    /** Title, description or number contains the text (a BitmapOr of their indexes). */
+    inWorkOrder: or(ilike(workOrders.title, pattern), ilike(workOrders.description, pattern), numberMatch(search, pattern))!,
     /** Customers whose name or phone contains it (their trigram indexes). */
     customerIds: (db: DbExecutor) =>
       db.select({ id: customers.id }).from(customers).where(or(ilike(customers.name, pattern), ilike(customers.phone, pattern))),

@@ -1,0 +1,55 @@
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the search statements bench/api.ts measures, built by the
+ * repositories themselves, on the bench data (a PGlite data dir, or --database-url).
+ *
+ *   npx tsx bench/explain.ts [--customers 20000] [--work-orders 100000] [--database-url postgres://...]
+ *
+ * Run it while no server holds the data dir (PGlite admits one process per data dir). Each plan
+ * is run twice and the second is printed, so the figures are for warm caches as under load; then
+ * the statement alone is timed (EXPLAIN ANALYZE's own clock reads inflate its times in PGlite).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
+import { createWorkOrderRepository } from '#server/modules/work-orders/work-order.repository.ts';
+import { openBenchDatabase, type BenchDatabase } from './database.ts';
+
+const { values } = parseArgs({
+  options: {
+    customers: { type: 'string', default: '20000' },
+    'work-orders': { type: 'string', default: '100000' },
+    'database-url': { type: 'string' },
+  },
+});
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const target: BenchDatabase = values['database-url']
+  ? { kind: 'postgres', url: values['database-url'] }
+  : { kind: 'pglite', dataDir: path.join(benchDir, '.data', `pglite-c${values.customers}-w${values['work-orders']}`) };
+
+const handle = await openBenchDatabase(target, 1);
+try {
+  const customerQueries = createCustomerRepository(handle.db).queries;
+  const workOrderQueries = createWorkOrderRepository(handle.db).queries;
+  const statements: Array<[string, { sql: string; params: unknown[] }]> = [
+    ["customer search 'mar': page", customerQueries.directoryPage('mar', 1, 50).toSQL()],
+    ["customer search 'mar': total", customerQueries.directoryTotal('mar').toSQL()],
+    ["work-order search 'tun': total (capped)", workOrderQueries.searchTotal('all', 'tun').toSQL()],
+    ["work-order search 'tun': recent page", workOrderQueries.searchPage('recent', 'all', 'tun', 1, 25).toSQL()],
+    ["work-order search 'WO-1052': total", workOrderQueries.searchTotal('all', 'WO-1052').toSQL()],
+    ["work-order search 'WO-1052': page", workOrderQueries.searchPage('all', 'all', 'WO-1052', 1, 25).toSQL()],
+  ];
+  for (const [name, statement] of statements) {
+    const explain = `explain (analyze, buffers) ${statement.sql}`;
+    await handle.query(explain, statement.params);
+    const rows = await handle.query<{ 'QUERY PLAN': string }>(explain, statement.params);
+    const runs = 40;
+    const started = performance.now();
+    for (let run = 0; run < runs; run++) await handle.query(statement.sql, statement.params);
+    const mean = (performance.now() - started) / runs;
+    console.log(`\n=== ${name}: ${mean.toFixed(2)} ms per run without EXPLAIN (mean of ${runs})\n${rows.map((row) => row['QUERY PLAN']).join('\n')}`);
+  }
+} finally {
+  await handle.close();
+}

@@ -1,0 +1,2 @@
+CREATE INDEX "work_orders_number_prefix_idx" ON "work_orders" USING btree ("work_order_number" text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "work_orders_other_number_trgm_idx" ON "work_orders" USING gin ("work_order_number" gin_trgm_ops) WITH (fastupdate=false) WHERE "work_orders"."work_order_number" !~ '^WO-[0-9]+$';
