@@ -1,7 +1,15 @@
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting with one. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Calendar dates (YYYY-MM-DD) in the company's time zone, never the server's or the browser's. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    // en-CA formats as YYYY-MM-DD. An unknown zone throws here, before anything is kept.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
 
 export const isoDatePattern = /^\d{4}-\d{2}-\d{2}$/;

@@ -234,9 +234,10 @@ export const customers = pgTable(
       .on(table.createdAt)
       .where(sql`${table.latitude} is null`),
     index('customers_property_idx').on(table.address, table.city, table.state),
-    // The chat finds a returning customer by phone (last 10 digits, however it was typed) or e-mail.
-    index('customers_phone_digits_idx').on(sql`right(regexp_replace(${table.phone}, '[^0-9]', '', 'g'), 10)`),
-    index('customers_email_lower_idx').on(sql`lower(${table.email})`),
+    // The chat finds a returning customer by phone (last 10 digits, however it was typed) or e-mail,
+    // oldest first: each index hands over its oldest match without reading the others (decision 020-c).
+    index('customers_phone_digits_created_idx').on(sql`right(regexp_replace(${table.phone}, '[^0-9]', '', 'g'), 10)`, table.createdAt, table.id),
+    index('customers_email_lower_created_idx').on(sql`lower(${table.email})`, table.createdAt, table.id),
     // The CSV export's keyset order (creation order: never changed by an edit).
     index('customers_created_at_id_idx').on(table.createdAt, table.id),
   ],

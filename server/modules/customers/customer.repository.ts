@@ -44,7 +44,7 @@ function directoryMatch(search: string): SQL | undefined {
   return sql`${customerSearchText} like ${containsPattern(search.toLowerCase())}`;
 }
 
-/** The last 10 digits of a phone number, however it was typed: exactly the customers_phone_digits_idx expression. */
+/** The last 10 digits of a phone number, however it was typed: exactly the customers_phone_digits_created_idx expression. */
 export const customerPhoneDigits = sql`right(regexp_replace(${customers.phone}, '[^0-9]', '', 'g'), 10)`;
 
 /** The address fields that place a customer on the map; changing any of them voids the coordinates. */
@@ -168,16 +168,23 @@ export function createCustomerRepository(db: Database) {
 
     /**
      * The customer a caller already is: the same phone number (last 10 digits, however typed) or
-     * the same e-mail (any case), oldest first. Served by customers_phone_digits_idx and
-     * customers_email_lower_idx.
+     * the same e-mail (any case), oldest first. Each side is its own index-ordered lookup
+     * (customers_phone_digits_created_idx, customers_email_lower_created_idx) and the older of the
+     * two wins: one `or` over both let the planner walk every customer in creation order instead
+     * (decision 020-c).
      */
     async findByContact(contact: { phone: string; email: string | null }): Promise<CustomerListRow | undefined> {
       const digits = contact.phone.replace(/\D/g, '').slice(-10);
-      const byPhone = sql`${customerPhoneDigits} = ${digits}`;
+      const oldest = (condition: SQL) =>
+        db.select({ id: customers.id }).from(customers).where(condition).orderBy(asc(customers.createdAt), asc(customers.id)).limit(1);
+      const byPhone = oldest(sql`${customerPhoneDigits} = ${digits}`);
+      const candidates = contact.email
+        ? sql`(${byPhone}) union all (${oldest(sql`lower(${customers.email}) = ${contact.email.toLowerCase()}`)})`
+        : sql`${byPhone}`;
       const rows = await db
         .select(listColumns)
         .from(customers)
-        .where(contact.email ? or(byPhone, sql`lower(${customers.email}) = ${contact.email.toLowerCase()}`) : byPhone)
+        .where(sql`${customers.id} in (${candidates})`)
         .orderBy(asc(customers.createdAt), asc(customers.id))
         .limit(1);
       return rows[0];
