@@ -1,9 +1,12 @@
-// Bundles the server (TypeScript) into one ES module, build/node/main.mjs; node_modules stay external.
+// Bundles the server (TypeScript) into ES modules: build/node/main.mjs, and beside it the embedded
+// database's worker thread, build/node/pglite-worker.mjs (server/db/pglite-thread.ts starts it by
+// that name); node_modules stay external.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['server/main.ts'],
-  outfile: 'build/node/main.mjs',
+  entryPoints: { main: 'server/main.ts', 'pglite-worker': 'server/db/pglite-worker.ts' },
+  outdir: 'build/node',
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',

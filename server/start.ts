@@ -10,10 +10,14 @@ import { createStaffService } from './modules/auth/auth.service.ts';
 
 export type RunningServer = { app: FastifyInstance; database: DatabaseHandle; url: string; close: () => Promise<void> };
 
-export function openConfiguredDatabase(config: AppConfig, onPoolError?: (error: Error) => void): Promise<DatabaseHandle> {
+/**
+ * `onLost`: PostgreSQL: an idle pool connection dropped (the pool reconnects); embedded: the
+ * database's thread stopped without being closed (it does not come back).
+ */
+export function openConfiguredDatabase(config: AppConfig, onLost?: (error: Error) => void): Promise<DatabaseHandle> {
   return config.databaseUrl
-    ? openDatabase({ kind: 'postgres', url: config.databaseUrl, statementTimeoutMs: config.databaseStatementTimeoutMs, onPoolError })
-    : openDatabase({ kind: 'pglite', dataDir: config.dataDir });
+    ? openDatabase({ kind: 'postgres', url: config.databaseUrl, statementTimeoutMs: config.databaseStatementTimeoutMs, onPoolError: onLost })
+    : openDatabase({ kind: 'pglite', dataDir: config.dataDir, onThreadExit: onLost });
 }
 
 /**
@@ -22,7 +26,18 @@ export function openConfiguredDatabase(config: AppConfig, onPoolError?: (error: 
  */
 export async function startServer(config: AppConfig): Promise<RunningServer> {
   let app: FastifyInstance | undefined;
-  const database = await openConfiguredDatabase(config, (error) => app?.log.warn({ err: error }, 'database connection lost; the pool reconnects'));
+  let stopAfterDatabaseLoss: (() => void) | undefined;
+  const database = await openConfiguredDatabase(config, (error) => {
+    if (config.databaseUrl) {
+      app?.log.warn({ err: error }, 'database connection lost; the pool reconnects');
+      return;
+    }
+    // Every request would fail from now on: stop serving, exit with an error, and let the
+    // service manager start the server again (the data directory is intact: PGlite commits durably).
+    app?.log.fatal({ err: error }, 'the embedded database stopped; shutting down');
+    process.exitCode = 1;
+    stopAfterDatabaseLoss?.();
+  });
   try {
     app = await buildApp({ config, database });
     const staff = createStaffService(createAuthRepository(database.db), { companyName: config.company.name });
@@ -54,6 +69,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     app.emailOutbox.start();
     const address = await app.listen({ port: config.port, host: config.host });
     const running = app;
+    stopAfterDatabaseLoss = () => void running.close().catch(() => undefined);
     return {
       app: running,
       database,

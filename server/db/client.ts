@@ -1,15 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction, PgTransactionConfig } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+import { PgliteThread } from './pglite-thread.ts';
 import { listenOnPostgres, type ListenHandlers } from './postgres-listener.ts';
 import * as schema from './schema/index.ts';
 
@@ -61,8 +60,11 @@ export type DatabaseHandle = {
 export type { ListenHandlers } from './postgres-listener.ts';
 
 export type OpenOptions =
-  /** PGlite in dataDir; `undefined` dataDir = in memory (tests). */
-  | { kind: 'pglite'; dataDir: string | undefined }
+  /**
+   * PGlite in dataDir (`undefined` = in memory, tests), on its own worker thread;
+   * `onThreadExit` hears that thread stop without being closed.
+   */
+  | { kind: 'pglite'; dataDir: string | undefined; onThreadExit?: (error: Error) => void }
   | {
       kind: 'postgres';
       url: string;
@@ -81,32 +83,36 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const migrationsFolder = path.join(projectRoot, 'server/db/migrations');
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
-  if (options.kind === 'pglite') return openPglite(options.dataDir);
+  if (options.kind === 'pglite') return openPglite(options);
   return openPostgres(options);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+async function openPglite(options: Extract<OpenOptions, { kind: 'pglite' }>): Promise<DatabaseHandle> {
+  const { dataDir } = options;
   let lock: DataDirLock | undefined;
   if (dataDir) lock = lockDataDir(dataDir);
   try {
-    const client = await PGlite.create({
+    const thread = await PgliteThread.start({
       dataDir: dataDir ? path.join(dataDir, 'pglite') : undefined,
-      extensions: { pg_trgm },
+      migrationsFolder,
+      onUnexpectedExit: options.onThreadExit,
     });
-    const pgliteDb = drizzlePglite(client, { schema });
-    await migratePglite(pgliteDb, { migrationsFolder });
-    const db: Database = pgliteDb;
+    // Drizzle's PGlite driver is typed for the PGlite class but calls only `query(text, params,
+    // config)` and `transaction(work)`, which the thread answers as PGlite does (pglite-thread.ts,
+    // tests/integration/pglite-thread.test.ts).
+    // eslint-disable-next-line no-restricted-syntax -- the one place the thread stands in for PGlite
+    const db: Database = drizzlePglite({ client: thread as unknown as PGlite, schema });
     return {
       db,
       kind: 'pglite',
-      query: async (text, params) => (await client.query(text, params)).rows as never,
+      query: async (text, params) => (await thread.query(text, params)).rows as never,
       listen: async (channel, handlers) => {
-        const unlisten = await client.listen(channel, handlers.onNotification);
+        const unlisten = await thread.listen(channel, handlers.onNotification);
         handlers.onConnected?.(false);
-        return () => (client.closed ? Promise.resolve() : unlisten());
+        return unlisten;
       },
       close: async () => {
-        await client.close();
+        await thread.close();
         lock?.release();
       },
     };
