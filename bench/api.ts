@@ -16,6 +16,7 @@
  * Figures only: a missed bar is printed as MISSED and the exit code stays 0. Real errors (the
  * server does not start, a non-2xx answer, a connection error) exit non-zero.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -568,6 +569,7 @@ endpoints.push(...mapEndpoints());
 /** The endpoints this run measures: all, or those --only names. */
 function selectedEndpoints(options: Options): Endpoint[] {
   if (!options.only) return endpoints;
+  if (options.only === 'probe') return [];
   const selected = endpoints.filter((endpoint) => endpoint.name.includes(options.only!));
   if (selected.length === 0) throw new UsageError(`--only ${options.only} matches no endpoint (${endpoints.map((endpoint) => endpoint.name).join(', ')}).`);
   return selected;
@@ -634,8 +636,8 @@ const warmupSeconds = 1;
 const liveLatencySamples = 200;
 
 /** DESIGN.md section 7 (embedded database); issue 17: reads p99 <= 20 ms on PostgreSQL. Public writes keep 50 ms on both. */
-type Bars = { p99Ms: number; publicPostP99Ms: number; endpointOverDriver: number; startupMs: number; peakRssMb: number };
-const pgliteBars: Bars = { p99Ms: 50, publicPostP99Ms: 50, endpointOverDriver: 0.5, startupMs: 2000, peakRssMb: 600 };
+type Bars = { p99Ms: number; publicPostP99Ms: number; endpointOverDriver: number; startupMs: number; peakRssMb: number; healthzUnderLoadP99Ms: number };
+const pgliteBars: Bars = { p99Ms: 50, publicPostP99Ms: 50, endpointOverDriver: 0.5, startupMs: 2000, peakRssMb: 600, healthzUnderLoadP99Ms: 10 };
 const postgresBars: Bars = { ...pgliteBars, p99Ms: 20 };
 
 const usage =
@@ -853,6 +855,61 @@ function assertAllAnswered(label: string, measurement: HttpMeasurement): void {
   }
 }
 
+// Step 6: the /healthz probe under load -----------------------------------------------------------
+
+/** The heaviest reads (decision 020-g): while they run at full load, a probe asks GET /healthz. */
+const heavyEndpointNames = ['customer search', 'work-order search', 'calendar month', 'map customers'];
+const probeIdleSeconds = 3;
+
+type ProbeFigures = Measurement & { maxMs: number };
+type HealthzProbe = {
+  idle: ProbeFigures;
+  underLoad: ProbeFigures;
+  /** What the heavy endpoints answered meanwhile. */
+  load: { name: string; connections: number; requestsPerSecond: number; p99Ms: number }[];
+};
+
+/** bench/healthz-probe.ts in its own process: one request at a time, timed outside the load generator. */
+function runProbe(url: string, seconds: number): Promise<ProbeFigures> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bench/healthz-probe.ts'), url, String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as ProbeFigures) : reject(new Error(`the /healthz probe exited with ${code}`))));
+  });
+}
+
+/**
+ * GET /healthz answered one at a time, first on an idle server (the baseline), then while the
+ * heavy endpoints share the run's connections at full load: the event loop's own delay.
+ */
+async function measureHealthzUnderLoad(baseUrl: string, cookie: string, context: BenchContext, options: Options): Promise<HealthzProbe> {
+  const heavy = heavyEndpointNames.map((name) => endpoints.find((endpoint) => endpoint.name === name)!);
+  console.log(`Probe        GET /healthz alone for ${probeIdleSeconds} s, then under ${heavy.map((endpoint) => endpoint.name).join(', ')} at ${options.connections} connections for ${options.durationSeconds} s...`);
+  const idle = await runProbe(`${baseUrl}/healthz`, probeIdleSeconds);
+  const share = (index: number) => Math.floor(options.connections / heavy.length) + (index < options.connections % heavy.length ? 1 : 0);
+  const loads = heavy.map((endpoint, index) => ({ endpoint, connections: Math.max(1, share(index)) }));
+  const [underLoad, ...measured] = await Promise.all([
+    // The load has warmed up (each endpoint was measured before); the probe starts with it.
+    runProbe(`${baseUrl}/healthz`, options.durationSeconds),
+    ...loads.map(({ endpoint, connections }) =>
+      runHttpLoad({ url: `${baseUrl}${endpointPath(endpoint, context)}`, headers: { cookie }, connections, seconds: options.durationSeconds }),
+    ),
+  ]);
+  measured.forEach((measurement, index) => assertAllAnswered(`GET ${endpointPath(loads[index]!.endpoint, context)} (under the probe)`, measurement as HttpMeasurement));
+  return {
+    idle,
+    underLoad: underLoad as ProbeFigures,
+    load: loads.map(({ endpoint, connections }, index) => ({
+      name: endpoint.name,
+      connections,
+      requestsPerSecond: (measured[index] as HttpMeasurement).requestsPerSecond,
+      p99Ms: (measured[index] as HttpMeasurement).p99Ms,
+    })),
+  };
+}
+
 // Step 7: report ---------------------------------------------------------------------------------
 
 type EndpointResult = {
@@ -879,6 +936,7 @@ type Report = {
   publicPosts: { name: string; path: string; http: HttpMeasurement; p99Met: boolean }[];
   /** Issue 7: submit of an estimate request -> its change event reaching a connected staff stream. */
   liveLatency: LiveLatency | undefined;
+  healthzProbe: (HealthzProbe & { bar: number; met: boolean }) | undefined;
   startup: { ms: number; bar: number; met: boolean };
   memory: (MemoryFigures & { bar: number; met: boolean }) | undefined;
   bars: Bars;
@@ -942,6 +1000,15 @@ function printReport(report: Report): void {
         `p99 ${fixed(live.p99Ms, 1)} ms, max ${fixed(live.maxMs, 1)} ms (issue 7: within 2 s on an open leads screen) ${verdict(live.p99Ms <= 2000)}`,
     );
   }
+  if (report.healthzProbe) {
+    const probe = report.healthzProbe;
+    console.log(
+      `GET /healthz one at a time: idle p50 ${fixed(probe.idle.p50Ms, 2)} ms, p99 ${fixed(probe.idle.p99Ms, 2)} ms; ` +
+        `under load p50 ${fixed(probe.underLoad.p50Ms, 2)} ms, p99 ${fixed(probe.underLoad.p99Ms, 2)} ms, max ${fixed(probe.underLoad.maxMs, 1)} ms ` +
+        `(${fixed(probe.underLoad.p99Ms / probe.idle.p99Ms, 1)}x idle; bar <= ${probe.bar} ms) ${verdict(probe.met)}`,
+    );
+    console.log(`  the load meanwhile: ${probe.load.map((load) => `${load.name} ${fixed(load.requestsPerSecond, 0)} req/s (p99 ${fixed(load.p99Ms, 0)} ms, ${load.connections} conn.)`).join('; ')}`);
+  }
   console.log(`Start-up on an existing ${report.database.kind === 'pglite' ? 'data dir' : 'database'}: ${fixed(report.startup.ms, 0)} ms (bar <= ${bars.startupMs} ms) ${verdict(report.startup.met)}`);
   if (report.memory) {
     console.log(
@@ -976,6 +1043,7 @@ async function main(): Promise<void> {
   const postResults = new Map<string, HttpMeasurement>();
   let memory: MemoryFigures | undefined;
   let liveLatency: LiveLatency | undefined;
+  let healthzProbe: HealthzProbe | undefined;
   try {
     console.log(`Server answered after ${fixed(server.startupMs, 0)} ms.`);
     const cookie = await signIn(server.baseUrl);
@@ -998,6 +1066,7 @@ async function main(): Promise<void> {
       assertAllAnswered(`POST ${post.path}`, measured);
       postResults.set(post.name, measured);
     }
+    if (!options.only || options.only === 'probe') healthzProbe = await measureHealthzUnderLoad(server.baseUrl, cookie, context, options);
     if (!options.only) {
       console.log(`Live update  estimate submit -> event on /api/admin/events: ${liveLatencySamples} submits...`);
       liveLatency = await measureLiveLatency(server.baseUrl, cookie, liveLatencySamples);
@@ -1034,6 +1103,7 @@ async function main(): Promise<void> {
     endpoints: endpointResults,
     publicPosts: publicPosts.filter((post) => postResults.has(post.name)).map((post) => ({ name: post.name, path: post.path, http: postResults.get(post.name)!, p99Met: postResults.get(post.name)!.p99Ms <= bars.publicPostP99Ms })),
     liveLatency,
+    healthzProbe: healthzProbe && { ...healthzProbe, bar: bars.healthzUnderLoadP99Ms, met: healthzProbe.underLoad.p99Ms <= bars.healthzUnderLoadP99Ms },
     startup: { ms: server.startupMs, bar: bars.startupMs, met: server.startupMs <= bars.startupMs },
     memory: memory && { ...memory, bar: bars.peakRssMb, met: memory.peakRssMb <= bars.peakRssMb },
     bars,
