@@ -1,4 +1,4 @@
-// Bundles the server (TypeScript) into ES modules: build/node/main.mjs, and beside it the embedded
+// Bundles the server (TypeScript) into ES modules: build/node/main.mjs (and its chunks), and beside it the embedded
 // database's worker thread, build/node/pglite-worker.mjs (server/db/pglite-thread.ts starts it by
 // that name); node_modules stay external.
 import { build } from 'esbuild';
@@ -7,6 +7,11 @@ await build({
   entryPoints: { main: 'server/main.ts', 'pglite-worker': 'server/db/pglite-worker.ts' },
   outdir: 'build/node',
   outExtension: { '.js': '.mjs' },
+  // main.mjs loads only what opening the database needs; start.ts and the rest load in a chunk
+  // while the database opens (server/main.ts). Chunks stay beside main.mjs: code in them finds the
+  // project root and the worker relative to its own file.
+  splitting: true,
+  chunkNames: '[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',

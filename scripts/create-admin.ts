@@ -9,7 +9,7 @@ import { DataDirLockedError } from '#server/db/data-dir-lock.ts';
 import { AppError } from '#server/errors.ts';
 import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { createStaffService } from '#server/modules/auth/auth.service.ts';
-import { openConfiguredDatabase } from '#server/start.ts';
+import { openConfiguredDatabase } from '#server/db/configured.ts';
 
 async function readPassword(): Promise<string> {
   if (!process.stdin.isTTY) {

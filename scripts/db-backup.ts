@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { BackupError, createBackup, defaultBackupFileName } from '#server/db/backup.ts';
 import { DataDirLockedError } from '#server/db/data-dir-lock.ts';
-import { openConfiguredDatabase } from '#server/start.ts';
+import { openConfiguredDatabase } from '#server/db/configured.ts';
 
 const usage = 'Usage: npm run db:backup [-- --out FILE]   (default: ./hvac-backup-<date>.tar.gz)';
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { BackupError, restoreBackup } from '#server/db/backup.ts';
 import { DataDirLockedError } from '#server/db/data-dir-lock.ts';
-import { openConfiguredDatabase } from '#server/start.ts';
+import { openConfiguredDatabase } from '#server/db/configured.ts';
 
 const usage = 'Usage: npm run db:restore FILE   (into an empty DATA_DIR, or the empty database DATABASE_URL names)';
 

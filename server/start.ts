@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { ConfigError, type AppConfig } from './config.ts';
 import { AppError } from './errors.ts';
 import { buildApp } from './app.ts';
-import { isDatabaseEmpty, openDatabase, type DatabaseHandle } from './db/client.ts';
+import { isDatabaseEmpty, type DatabaseHandle } from './db/client.ts';
+import { startOpeningDatabase, type DatabaseOpening } from './db/configured.ts';
 import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { seedDemoData } from './db/seed/demo-data.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
@@ -10,24 +11,16 @@ import { createStaffService } from './modules/auth/auth.service.ts';
 
 export type RunningServer = { app: FastifyInstance; database: DatabaseHandle; url: string; close: () => Promise<void> };
 
-/**
- * `onLost`: PostgreSQL: an idle pool connection dropped (the pool reconnects); embedded: the
- * database's thread stopped without being closed (it does not come back).
- */
-export function openConfiguredDatabase(config: AppConfig, onLost?: (error: Error) => void): Promise<DatabaseHandle> {
-  return config.databaseUrl
-    ? openDatabase({ kind: 'postgres', url: config.databaseUrl, statementTimeoutMs: config.databaseStatementTimeoutMs, onPoolError: onLost })
-    : openDatabase({ kind: 'pglite', dataDir: config.dataDir, onThreadExit: onLost });
-}
 
 /**
  * Opens the database (migrating it), makes sure a staff account exists, seeds demo data into an
  * empty database when configured to, and starts listening.
  */
-export async function startServer(config: AppConfig): Promise<RunningServer> {
+export async function startServer(config: AppConfig, opening: DatabaseOpening = startOpeningDatabase(config)): Promise<RunningServer> {
   let app: FastifyInstance | undefined;
   let stopAfterDatabaseLoss: (() => void) | undefined;
-  const database = await openConfiguredDatabase(config, (error) => {
+  const database = await opening.handle;
+  opening.onLost((error) => {
     if (config.databaseUrl) {
       app?.log.warn({ err: error }, 'database connection lost; the pool reconnects');
       return;
