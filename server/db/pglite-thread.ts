@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import {
   fromThreadError,
   type PgliteWorkerData,
@@ -27,6 +27,8 @@ export type PgliteThreadQueries = {
 };
 
 type StartOptions = PgliteWorkerData & {
+  /** Limits of the thread's JavaScript heap (node:worker_threads); exceeding them stops the thread. */
+  resourceLimits?: ResourceLimits;
   /** The worker stopped without being closed (a crash): every pending and later call fails. */
   onUnexpectedExit?: (error: Error) => void;
 };
@@ -40,14 +42,14 @@ type Unsent<Request> = Request extends unknown ? Omit<Request, 'id'> : never;
  * TypeScript source beside this file, loaded through tsx's API: Node 20 does not apply a
  * `--import` loader to a worker's own entry module.
  */
-function startWorker(workerData: PgliteWorkerData): Worker {
+function startWorker(workerData: PgliteWorkerData, resourceLimits: ResourceLimits | undefined): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./pglite-worker.mjs', here), { workerData });
+  if (!here.endsWith('.ts')) return new Worker(new URL('./pglite-worker.mjs', here), { workerData, resourceLimits });
   // The package's `import` entry of tsx/esm/api (require.resolve answers its `require` one, index.cjs).
   const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   const source = new URL('./pglite-worker.ts', here).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, ${JSON.stringify(here)}))`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
 }
 
 /** Only parsers that keep a type's text cross to the worker (drizzle's are all of that kind). */
@@ -73,7 +75,7 @@ export class PgliteThread implements PgliteThreadQueries {
   }
 
   static start(options: StartOptions): Promise<PgliteThread> {
-    const worker = startWorker({ dataDir: options.dataDir, migrationsFolder: options.migrationsFolder });
+    const worker = startWorker({ dataDir: options.dataDir, migrationsFolder: options.migrationsFolder }, options.resourceLimits);
     const thread = new PgliteThread(worker);
     return new Promise((resolve, reject) => {
       let ready = false;

@@ -115,6 +115,24 @@ embeddedOnly('starting and stopping the thread', () => {
     await expect(PgliteThread.start({ dataDir: undefined, migrationsFolder: empty })).rejects.toThrow(/journal|migrations|meta/i);
   });
 
+  it('fails the pending and every later call with the reason when the thread stops, and tells its owner', async () => {
+    const lost: Error[] = [];
+    const thread = await PgliteThread.start({
+      dataDir: undefined,
+      migrationsFolder,
+      resourceLimits: { maxOldGenerationSizeMb: 48 },
+      onUnexpectedExit: (error) => lost.push(error),
+    });
+    expect((await thread.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    // A result far larger than the thread's heap: the thread dies of it, as it would of a crash.
+    const tooLarge = thread.query(`select i, repeat('x', 200) as filler from generate_series(1, 1500000) as i`);
+    await expect(tooLarge).rejects.toThrow(/the embedded database stopped: .*memory/);
+    await expect(thread.query('select 1')).rejects.toThrow(/the embedded database stopped/);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]!.message).toMatch(/the embedded database stopped/);
+    await thread.close();
+  });
+
   it('answers nothing after close, with a clear error, and keeps the data on disk', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-thread-'));
     const thread = await PgliteThread.start({ dataDir, migrationsFolder });
