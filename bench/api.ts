@@ -37,6 +37,7 @@ import { createDashboardRepository } from '#server/modules/dashboard/dashboard.r
 import { dashboardDays } from '#server/modules/dashboard/dashboard.service.ts';
 import { customersQuery, propertiesQuery } from '#server/modules/map/map.repository.ts';
 import { mapCustomerFiltersSchema, mapWorkOrderFiltersSchema } from '#shared/map.ts';
+import { countCap } from '#server/db/count-cap.ts';
 import { createWorkOrderRepository, searchCountCap, searchRecentWindow } from '#server/modules/work-orders/work-order.repository.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
 import { databaseLabel, describeDatabase, ensureSeeded, openBenchDatabase, type BenchDatabase, type SeedInfo } from './database.ts';
@@ -223,7 +224,7 @@ const endpoints: Endpoint[] = [
   {
     name: 'customer search',
     path: `/api/admin/customers?search=${customerSearchText}`,
-    // CustomerRepository.directory: the page, then the total (the page is full, so the count runs).
+    // CustomerRepository.directory: the page, then the total (the page is full, so the count runs, up to the cap).
     sql: [
       sessionLookup,
       {
@@ -236,8 +237,8 @@ const endpoints: Endpoint[] = [
       },
       {
         text:
-          `select count(*) from "customers" where ${customerSearchExpression} like $1`,
-        params: () => [customerSearchPattern],
+          `select count(*) from (select "id" from "customers" where ${customerSearchExpression} like $1 limit $2) "matching"`,
+        params: () => [customerSearchPattern, countCap + 1],
         minRows: 1,
       },
     ],
