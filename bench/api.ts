@@ -134,15 +134,16 @@ const keptAnswerNote =
   'the driver runs every statement of a computation; the endpoint runs only the session lookup and the snapshot check while no ' +
   'transaction commits (its answer is kept per snapshot, server/db/snapshot-cache.ts), so it may exceed its driver ceiling';
 
-/** CalendarRepository.queries.range: appointments whose service date is in [start, end), by day and start. */
+/** CalendarRepository.queries.range: appointments whose service date is in [start, end), by day and start, each customer by its key. */
 const calendarRangeSql =
   'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", ' +
   '"work_orders"."service_date", "work_orders"."scheduled_start_time", "work_orders"."scheduled_end_time", "work_orders"."status", ' +
   '"work_orders"."priority", "work_orders"."service_type", "work_orders"."updated_at", "work_orders"."service_address", "work_orders"."service_city", ' +
   '"work_orders"."service_state", "work_orders"."service_zip", "technicians"."id", "technicians"."name", ' +
-  '"technicians"."color", "customers"."id", "customers"."name", "customers"."phone", "customers"."address" from "work_orders" ' +
-  'inner join "customers" on "customers"."id" = "work_orders"."customer_id" left join "technicians" on "technicians"."id" = "work_orders"."technician_id" ' +
-  'where ("work_orders"."service_date" >= $1 and "work_orders"."service_date" < $2 and "work_orders"."scheduled_start_time" is not null ' +
+  '"technicians"."color", "customer"."id", "customer"."name", "customer"."phone", "customer"."address" from "work_orders" ' +
+  'inner join lateral (select "id", "name", "phone", "address" from "customers" where "customers"."id" = "work_orders"."customer_id" limit $1) "customer" on true ' +
+  'left join "technicians" on "technicians"."id" = "work_orders"."technician_id" ' +
+  'where ("work_orders"."service_date" >= $2 and "work_orders"."service_date" < $3 and "work_orders"."scheduled_start_time" is not null ' +
   'and "work_orders"."scheduled_end_time" is not null) order by "work_orders"."service_date" asc, "work_orders"."scheduled_start_time" asc, "work_orders"."id" asc';
 
 /** The calendar's week (Sunday to Sunday, FullCalendar's default) and month grid (six weeks) around today. */
@@ -438,7 +439,7 @@ const endpoints: Endpoint[] = [
       snapshotCheck,
       {
         text: calendarRangeSql,
-        params: () => [calendarRanges().week.start, calendarRanges().week.end],
+        params: () => [1, calendarRanges().week.start, calendarRanges().week.end],
         minRows: 1,
       },
     ],
@@ -454,7 +455,7 @@ const endpoints: Endpoint[] = [
       snapshotCheck,
       {
         text: calendarRangeSql,
-        params: () => [calendarRanges().month.start, calendarRanges().month.end],
+        params: () => [1, calendarRanges().month.start, calendarRanges().month.end],
         minRows: 1,
       },
     ],
