@@ -38,6 +38,7 @@ import { createDashboardRepository } from '#server/modules/dashboard/dashboard.r
 import { dashboardDays } from '#server/modules/dashboard/dashboard.service.ts';
 import { customersQuery, propertiesQuery } from '#server/modules/map/map.repository.ts';
 import { mapCustomerFiltersSchema, mapWorkOrderFiltersSchema } from '#shared/map.ts';
+import { countCap } from '#server/db/count-cap.ts';
 import { createWorkOrderRepository, searchCountCap, searchRecentWindow } from '#server/modules/work-orders/work-order.repository.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
 import { databaseLabel, describeDatabase, ensureSeeded, openBenchDatabase, type BenchDatabase, type SeedInfo } from './database.ts';
@@ -134,15 +135,16 @@ const keptAnswerNote =
   'the driver runs every statement of a computation; the endpoint runs only the session lookup and the snapshot check while no ' +
   'transaction commits (its answer is kept per snapshot, server/db/snapshot-cache.ts), so it may exceed its driver ceiling';
 
-/** CalendarRepository.queries.range: appointments whose service date is in [start, end), by day and start. */
+/** CalendarRepository.queries.range: appointments whose service date is in [start, end), by day and start, each customer by its key. */
 const calendarRangeSql =
   'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", ' +
   '"work_orders"."service_date", "work_orders"."scheduled_start_time", "work_orders"."scheduled_end_time", "work_orders"."status", ' +
   '"work_orders"."priority", "work_orders"."service_type", "work_orders"."updated_at", "work_orders"."service_address", "work_orders"."service_city", ' +
   '"work_orders"."service_state", "work_orders"."service_zip", "technicians"."id", "technicians"."name", ' +
-  '"technicians"."color", "customers"."id", "customers"."name", "customers"."phone", "customers"."address" from "work_orders" ' +
-  'inner join "customers" on "customers"."id" = "work_orders"."customer_id" left join "technicians" on "technicians"."id" = "work_orders"."technician_id" ' +
-  'where ("work_orders"."service_date" >= $1 and "work_orders"."service_date" < $2 and "work_orders"."scheduled_start_time" is not null ' +
+  '"technicians"."color", "customer"."id", "customer"."name", "customer"."phone", "customer"."address" from "work_orders" ' +
+  'inner join lateral (select "id", "name", "phone", "address" from "customers" where "customers"."id" = "work_orders"."customer_id" limit $1) "customer" on true ' +
+  'left join "technicians" on "technicians"."id" = "work_orders"."technician_id" ' +
+  'where ("work_orders"."service_date" >= $2 and "work_orders"."service_date" < $3 and "work_orders"."scheduled_start_time" is not null ' +
   'and "work_orders"."scheduled_end_time" is not null) order by "work_orders"."service_date" asc, "work_orders"."scheduled_start_time" asc, "work_orders"."id" asc';
 
 /** The calendar's week (Sunday to Sunday, FullCalendar's default) and month grid (six weeks) around today. */
@@ -224,7 +226,7 @@ const endpoints: Endpoint[] = [
   {
     name: 'customer search',
     path: `/api/admin/customers?search=${customerSearchText}`,
-    // CustomerRepository.directory: the page, then the total (the page is full, so the count runs).
+    // CustomerRepository.directory: the page, then the total (the page is full, so the count runs, up to the cap).
     sql: [
       sessionLookup,
       {
@@ -237,8 +239,8 @@ const endpoints: Endpoint[] = [
       },
       {
         text:
-          `select count(*) from "customers" where ${customerSearchExpression} like $1`,
-        params: () => [customerSearchPattern],
+          `select count(*) from (select "id" from "customers" where ${customerSearchExpression} like $1 limit $2) "matching"`,
+        params: () => [customerSearchPattern, countCap + 1],
         minRows: 1,
       },
     ],
@@ -438,7 +440,7 @@ const endpoints: Endpoint[] = [
       snapshotCheck,
       {
         text: calendarRangeSql,
-        params: () => [calendarRanges().week.start, calendarRanges().week.end],
+        params: () => [1, calendarRanges().week.start, calendarRanges().week.end],
         minRows: 1,
       },
     ],
@@ -454,7 +456,7 @@ const endpoints: Endpoint[] = [
       snapshotCheck,
       {
         text: calendarRangeSql,
-        params: () => [calendarRanges().month.start, calendarRanges().month.end],
+        params: () => [1, calendarRanges().month.start, calendarRanges().month.end],
         minRows: 1,
       },
     ],

@@ -1,8 +1,11 @@
 /**
- * EXPLAIN (ANALYZE, BUFFERS) of the search statements bench/api.ts measures, built by the
- * repositories themselves, on the bench data (a PGlite data dir, or --database-url).
+ * EXPLAIN (ANALYZE, BUFFERS) of the statements bench/api.ts measures for the searches, the
+ * customer directory, the calendar month and the service map, built by the repositories
+ * themselves, on the bench data (a PGlite data dir, or --database-url).
  *
- *   npx tsx bench/explain.ts [--customers 20000] [--work-orders 100000] [--database-url postgres://...]
+ *   npx tsx bench/explain.ts [--customers 20000] [--work-orders 100000] [--only TEXT] [--database-url postgres://...]
+ *
+ * `--only` keeps the statements whose name contains TEXT (e.g. `--only map`).
  *
  * Run it while no server holds the data dir (PGlite admits one process per data dir). Each plan
  * is run twice and the second is printed, so the figures are for warm caches as under load; then
@@ -11,7 +14,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import { addDays, monthStart, todayIn } from '#shared/dates.ts';
+import { mapCustomerFiltersSchema, mapWorkOrderFiltersSchema } from '#shared/map.ts';
+import { loadConfig } from '#server/config.ts';
+import { createCalendarRepository } from '#server/modules/calendar/index.ts';
 import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
+import { customersQuery, propertiesQuery } from '#server/modules/map/map.repository.ts';
 import { createWorkOrderRepository } from '#server/modules/work-orders/work-order.repository.ts';
 import { openBenchDatabase, type BenchDatabase } from './database.ts';
 
@@ -20,6 +30,7 @@ const { values } = parseArgs({
     customers: { type: 'string', default: '20000' },
     'work-orders': { type: 'string', default: '100000' },
     'database-url': { type: 'string' },
+    only: { type: 'string', default: '' },
   },
 });
 
@@ -32,6 +43,13 @@ const handle = await openBenchDatabase(target, 1);
 try {
   const customerQueries = createCustomerRepository(handle.db).queries;
   const workOrderQueries = createWorkOrderRepository(handle.db).queries;
+  const calendarQueries = createCalendarRepository(handle.db).queries;
+  const dialect = new PgDialect();
+  const built = (query: SQL) => dialect.sqlToQuery(query);
+  // The month view's six weeks around today, as bench/api.ts asks for them.
+  const today = todayIn(loadConfig({ TZ_BUSINESS: process.env.TZ_BUSINESS }).businessTimeZone);
+  const first = monthStart(today);
+  const gridStart = addDays(first, -new Date(`${first}T12:00:00Z`).getUTCDay());
   const statements: Array<[string, { sql: string; params: unknown[] }]> = [
     ["customer search 'mar': page", customerQueries.directoryPage('mar', 1, 50).toSQL()],
     ["customer search 'mar': total", customerQueries.directoryTotal('mar').toSQL()],
@@ -39,8 +57,12 @@ try {
     ["work-order search 'tun': recent page", workOrderQueries.searchPage('recent', 'all', 'tun', 1, 25).toSQL()],
     ["work-order search 'WO-1052': total", workOrderQueries.searchTotal('all', 'WO-1052').toSQL()],
     ["work-order search 'WO-1052': page", workOrderQueries.searchPage('all', 'all', 'WO-1052', 1, 25).toSQL()],
+    ['calendar month (6 weeks)', calendarQueries.range(gridStart, addDays(gridStart, 42)).toSQL()],
+    ['map properties (default filters)', built(propertiesQuery(mapWorkOrderFiltersSchema.parse({}), undefined))],
+    ['map customers (default filters)', built(customersQuery(mapCustomerFiltersSchema.parse({})))],
   ];
   for (const [name, statement] of statements) {
+    if (values.only && !name.includes(values.only)) continue;
     const explain = `explain (analyze, buffers) ${statement.sql}`;
     await handle.query(explain, statement.params);
     const rows = await handle.query<{ 'QUERY PLAN': string }>(explain, statement.params);

@@ -26,8 +26,9 @@ export const customerMessages = {
 } as const;
 
 /** "1 customer", "2 customers": the directory's count. */
-export function customerCountLabel(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'customer' : 'customers'}`;
+/** "1 customer", "1,234 customers"; a total counted only up to a cap reads "1,000+ customers". */
+export function customerCountLabel(count: number, isCapped = false): string {
+  return `${count.toLocaleString('en-US')}${isCapped ? '+' : ''} ${count === 1 && !isCapped ? 'customer' : 'customers'}`;
 }
 
 const optionalText = (max: number) => z.preprocess(emptyToNull, z.string().trim().max(max).nullable()).default(null);
@@ -95,6 +96,8 @@ export type CustomerListItem = z.infer<typeof customerListItemSchema>;
 export const customerListResponseSchema = z.object({
   customers: z.array(customerListItemSchema),
   total: z.number().int(),
+  /** The matches are counted only up to a cap: true when there are more than `total`. */
+  totalCapped: z.boolean(),
   page: z.number().int(),
   pageSize: z.number().int(),
 });

@@ -170,6 +170,8 @@ export const leadConversationLimit = 50;
 export const leadListResponseSchema = z.object({
   leads: z.array(leadListItemSchema),
   total: z.number().int(),
+  /** The matches are counted only up to a cap: true when there are more than `total`. */
+  totalCapped: z.boolean(),
   page: z.number().int(),
   pageSize: z.number().int(),
 });

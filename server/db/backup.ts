@@ -27,7 +27,7 @@ export const backupFormat = 'lowcountry-hvac-backup';
 export const backupFormatVersion = 1;
 
 /** Rows whose content triggers derive from other tables: loaded after those, replacing what the triggers wrote. */
-const derivedTables = new Set(['work_order_status_counts']);
+const derivedTables = new Set(['customer_work_order_counts', 'work_order_status_counts']);
 
 /**
  * The archive and its temporary files are readable by their owner only: a backup holds every

@@ -28,8 +28,11 @@ export function CustomerDirectory() {
   const list = useCustomerList({ search, page });
   const total = list.data?.total ?? 0;
   const pageSize = list.data?.pageSize ?? customerPageSize;
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const customers = list.data?.customers ?? [];
+  // Matches are counted only up to a cap: "1,000+ customers", and Next while pages are full.
+  const isTotalCapped = list.data?.totalCapped ?? false;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const hasNextPage = page < pageCount || (isTotalCapped && customers.length === pageSize);
   const isSearching = search !== '';
 
   function goToPage(next: number) {
@@ -62,7 +65,7 @@ export function CustomerDirectory() {
           <p role="status" className="mt-3 text-sm font-medium text-slate-700">
             {list.isSuccess ? (
               <>
-                <span>{customerCountLabel(total)}</span>
+                <span>{customerCountLabel(total, isTotalCapped)}</span>
                 {isSearching ? <span className="font-normal text-slate-600"> matching “{search}”</span> : null}
                 {list.isPlaceholderData ? <span className="font-normal text-slate-600"> · Updating…</span> : null}
               </>
@@ -92,7 +95,15 @@ export function CustomerDirectory() {
         <div aria-busy={list.isPlaceholderData || undefined} className={list.isPlaceholderData ? 'opacity-70 transition-opacity' : ''}>
           <CustomerTable customers={customers} />
           <CustomerCards customers={customers} />
-          <Pager label="Customer pages" className="mt-4" page={page} pageCount={pageCount} onPageChange={goToPage} />
+          <Pager
+            label="Customer pages"
+            className="mt-4"
+            page={page}
+            pageCount={pageCount}
+            hasNextPage={hasNextPage}
+            isCapped={isTotalCapped}
+            onPageChange={goToPage}
+          />
         </div>
       )}
     </section>

@@ -46,7 +46,11 @@ export function LeadManagement() {
   const stats = useLeadStats();
   const leads = list.data?.leads ?? [];
   const total = list.data?.total ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / (list.data?.pageSize ?? leadPageSize)));
+  const pageSize = list.data?.pageSize ?? leadPageSize;
+  // Matches are counted only up to a cap: "1,000+ leads", and Next while pages are full.
+  const isTotalCapped = list.data?.totalCapped ?? false;
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const hasNextPage = page < pageCount || (isTotalCapped && leads.length === pageSize);
 
   function select(lead: Pick<LeadListItem, 'kind' | 'id'> | undefined) {
     setSearchParams(
@@ -123,7 +127,9 @@ export function LeadManagement() {
       <Card>
         <SearchInput label="Search leads" value={draft} onChange={setDraft} placeholder={leadMessages.searchPlaceholder}>
           <p role="status" className="mt-2 text-sm font-medium text-slate-700">
-            {list.isSuccess ? `${total} ${total === 1 ? 'lead' : 'leads'}${list.isPlaceholderData ? ' · Updating…' : ''}` : null}
+            {list.isSuccess
+              ? `${total.toLocaleString('en-US')}${isTotalCapped ? '+' : ''} ${total === 1 && !isTotalCapped ? 'lead' : 'leads'}${list.isPlaceholderData ? ' · Updating…' : ''}`
+              : null}
           </p>
         </SearchInput>
       </Card>
@@ -150,7 +156,7 @@ export function LeadManagement() {
                   />
                 ))}
               </ul>
-              <Pager page={page} pageCount={pageCount} onPageChange={goToPage} />
+              <Pager page={page} pageCount={pageCount} hasNextPage={hasNextPage} isCapped={isTotalCapped} onPageChange={goToPage} />
             </>
           )}
         </div>

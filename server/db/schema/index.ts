@@ -433,6 +433,20 @@ export const workOrderStatusCounts = pgTable(
   },
 );
 
+/**
+ * Each customer's work orders counted, in all and in the active statuses (pending, scheduled,
+ * in progress), kept by triggers on work_orders (migration 0023_customer_work_order_counts): the
+ * service map's per-customer counts and busy properties without reading every work order
+ * (decision 020-h). A customer without work orders has no row, or a row of zeros.
+ */
+export const customerWorkOrderCounts = pgTable('customer_work_order_counts', {
+  customerId: uuid('customer_id')
+    .primaryKey()
+    .references(() => customers.id, { onDelete: 'cascade' }),
+  total: integer('total').notNull(),
+  active: integer('active').notNull(),
+});
+
 export const inspectionReports = pgTable(
   'inspection_reports',
   {

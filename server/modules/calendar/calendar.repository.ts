@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, isNotNull, lt, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import { activeWorkOrderStatuses } from '#shared/enums.ts';
 import type { DbExecutor } from '#server/db/client.ts';
 import { customers, technicians, workOrders } from '#server/db/schema/index.ts';
@@ -6,10 +6,26 @@ import { customerPlaceColumns, serviceAddressColumns } from '#server/modules/wor
 
 /** The calendar's reads: the visible range, and the technician's lock and overlaps of the double-booking rule (decision 015). */
 export function createCalendarRepository(db: DbExecutor) {
+  /**
+   * The appointment's customer, read by its primary key: a lateral with `limit 1` keeps the planner
+   * from hashing every customer for a range's few hundred (decision 020-h).
+   */
+  const customerOf = () =>
+    db
+      .select(customerPlaceColumns)
+      .from(customers)
+      .where(eq(customers.id, workOrders.customerId))
+      .limit(1)
+      .as('customer');
+
   const queries = {
-    /** The visible range: appointments (a date and both times) by day and start (work_orders_service_date_idx). */
-    range: (start: string, end: string) =>
-      db
+    /**
+     * The visible range: appointments (a date and both times) by day and start
+     * (work_orders_service_date_idx), each with its customer by primary key.
+     */
+    range: (start: string, end: string) => {
+      const customer = customerOf();
+      return db
         .select({
           id: workOrders.id,
           workOrderNumber: workOrders.workOrderNumber,
@@ -23,10 +39,10 @@ export function createCalendarRepository(db: DbExecutor) {
           updatedAt: workOrders.updatedAt,
           ...serviceAddressColumns,
           technician: { id: technicians.id, name: technicians.name, color: technicians.color },
-          customer: customerPlaceColumns,
+          customer: { id: customer.id, name: customer.name, phone: customer.phone, address: customer.address },
         })
         .from(workOrders)
-        .innerJoin(customers, eq(customers.id, workOrders.customerId))
+        .innerJoinLateral(customer, sql`true`)
         .leftJoin(technicians, eq(technicians.id, workOrders.technicianId))
         .where(
           and(
@@ -36,7 +52,8 @@ export function createCalendarRepository(db: DbExecutor) {
             isNotNull(workOrders.scheduledEndTime),
           ),
         )
-        .orderBy(asc(workOrders.serviceDate), asc(workOrders.scheduledStartTime), asc(workOrders.id)),
+        .orderBy(asc(workOrders.serviceDate), asc(workOrders.scheduledStartTime), asc(workOrders.id));
+    },
   };
 
   return {

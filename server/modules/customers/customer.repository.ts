@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, ilike, or, sql, type AnyColumn, type Placeho
 import type { CustomerValues } from '#shared/customer.ts';
 import { withTransaction, type Database } from '#server/db/client.ts';
 import { customerPhotos, customers, equipment, workOrders } from '#server/db/schema/index.ts';
+import { cappedTotal, countCap } from '#server/db/count-cap.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -67,7 +68,11 @@ export function createCustomerRepository(db: Database) {
         .orderBy(...byName)
         .limit(pageSize)
         .offset((page - 1) * pageSize),
-    directoryTotal: (search: string) => db.select({ total: count() }).from(customers).where(directoryMatch(search)),
+    /** The matches counted up to countCap + 1 (more than the cap reads as "1,000+"): a count that stops, not one of every match. */
+    directoryTotal: (search: string) =>
+      db
+        .select({ total: count() })
+        .from(db.select({ id: customers.id }).from(customers).where(directoryMatch(search)).limit(countCap + 1).as('matching')),
     // The profile's four reads take a value or a placeholder: they are also prepared once, below.
     customer: (id: string | Placeholder) => db.select().from(customers).where(eq(customers.id, id)),
     equipment: (customerId: string | Placeholder) =>
@@ -135,14 +140,16 @@ export function createCustomerRepository(db: Database) {
     },
 
     /**
-     * A page of matches and the number of all matches. A page that is neither full nor empty is the
-     * last one and already tells the total: then the count (a second pass over every match) is skipped.
+     * A page of matches and the number of matches. A page that is neither full nor empty is the
+     * last one and already tells the exact total: then the count is skipped. Otherwise the count
+     * stops past countCap: beyond it the total is "at least" (the cap, or the rows up to this full
+     * page if more) and `totalCapped` is true.
      */
-    async directory(search: string, page: number, pageSize: number): Promise<{ rows: CustomerListRow[]; total: number }> {
+    async directory(search: string, page: number, pageSize: number): Promise<{ rows: CustomerListRow[]; total: number; totalCapped: boolean }> {
       const rows = await queries.directoryPage(search, page, pageSize);
-      if (rows.length > 0 && rows.length < pageSize) return { rows, total: (page - 1) * pageSize + rows.length };
+      if (rows.length > 0 && rows.length < pageSize) return { rows, total: (page - 1) * pageSize + rows.length, totalCapped: false };
       const [counted] = await queries.directoryTotal(search);
-      return { rows, total: counted?.total ?? 0 };
+      return { rows, ...cappedTotal(counted?.total ?? 0, rows.length === 0 ? 0 : (page - 1) * pageSize + rows.length) };
     },
 
     /** The pickers: name or phone contains the text, by name. */

@@ -123,8 +123,8 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
 
   return {
     async list(query: { search: string; page: number; pageSize: number }): Promise<CustomerListResponse> {
-      const { rows, total } = await repository.directory(query.search, query.page, query.pageSize);
-      return { customers: rows.map(listItem), total, page: query.page, pageSize: query.pageSize };
+      const { rows, total, totalCapped } = await repository.directory(query.search, query.page, query.pageSize);
+      return { customers: rows.map(listItem), total, totalCapped, page: query.page, pageSize: query.pageSize };
     },
 
     async lookup(text: string): Promise<{ customers: CustomerListItem[] }> {

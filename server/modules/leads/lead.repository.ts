@@ -5,6 +5,7 @@ import type { LeadFilter } from '#shared/lead.ts';
 import type { Database } from '#server/db/client.ts';
 import { keysetAfter, localMinute, type KeysetCursor } from '#server/db/keyset.ts';
 import { aiConversations, estimateRequests } from '#server/db/schema/index.ts';
+import { cappedTotal, countCap } from '#server/db/count-cap.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
 
 export type EstimateRequestRow = typeof estimateRequests.$inferSelect;
@@ -165,8 +166,16 @@ const selectLeads = sql`select lead.kind, lead.id, lead.name, lead.email, lead.p
 
 export function createLeadRepository(db: Database) {
   return {
-    /** A page of leads of both kinds, newest first, and the number of all matches. */
-    async list(filter: LeadFilter, search: string, page: number, pageSize: number): Promise<{ rows: LeadRow[]; total: number }> {
+    /**
+     * A page of leads of both kinds, newest first, and the number of matches: exact from a last
+     * page that is neither full nor empty, else counted up to countCap + 1 (past it `totalCapped`).
+     */
+    async list(
+      filter: LeadFilter,
+      search: string,
+      page: number,
+      pageSize: number,
+    ): Promise<{ rows: LeadRow[]; total: number; totalCapped: boolean }> {
       const conditions = where(filterRules[filter], searchRule(search));
       const rows = await rowsOf<LeadRow>(
         db,
@@ -174,9 +183,12 @@ export function createLeadRepository(db: Database) {
              order by lead.created_at desc, lead.id desc
              limit ${pageSize} offset ${(page - 1) * pageSize}`,
       );
-      if (rows.length > 0 && rows.length < pageSize) return { rows, total: (page - 1) * pageSize + rows.length };
-      const [counted] = await rowsOf<{ total: number | string }>(db, sql`select count(*) as total ${fromLeads} ${conditions}`);
-      return { rows, total: Number(counted?.total ?? 0) };
+      if (rows.length > 0 && rows.length < pageSize) return { rows, total: (page - 1) * pageSize + rows.length, totalCapped: false };
+      const [counted] = await rowsOf<{ total: number | string }>(
+        db,
+        sql`select count(*) as total from (select 1 ${fromLeads} ${conditions} limit ${countCap + 1}) as matching`,
+      );
+      return { rows, ...cappedTotal(Number(counted?.total ?? 0), rows.length === 0 ? 0 : (page - 1) * pageSize + rows.length) };
     },
 
     async findLead(kind: 'estimate' | 'chat', id: string): Promise<LeadRow | undefined> {

@@ -115,8 +115,8 @@ export function createLeadService(options: LeadServiceDependencies) {
 
   return {
     async list(query: z.output<typeof leadListQuerySchema>): Promise<LeadListResponse> {
-      const { rows, total } = await repository.list(query.filter, query.search, query.page, query.pageSize);
-      return { leads: rows.map(toLead), total, page: query.page, pageSize: query.pageSize };
+      const { rows, total, totalCapped } = await repository.list(query.filter, query.search, query.page, query.pageSize);
+      return { leads: rows.map(toLead), total, totalCapped, page: query.page, pageSize: query.pageSize };
     },
 
     /** Tab counts and the metrics of decision 012, computed from the data. */

@@ -59,7 +59,8 @@ export function workOrderConditions(filters: MapWorkOrderFilters, window: MapDat
  * - per property (geocoded customers grouped by address, city, state) the matching work orders'
  *   counts and highest priority; properties with none are left out;
  * - the property's id, coordinates and zip from its first customer (oldest), its customer count,
- *   and 'commercial' if any customer there is commercial;
+ *   and 'commercial' if any customer there is commercial (one pass over the geocoded customers,
+ *   decision 020-h);
  * - the header: geocoded properties with any active work order, and all geocoded properties
  *   (both independent of the filters).
  */
@@ -77,14 +78,18 @@ export function propertiesQuery(filters: MapWorkOrderFilters, window: MapDateWin
   group by c.address, c.city, c.state
 ),
 places as (
-  -- The header: every geocoded property, and those with an active work order (one pass).
-  select count(*)::int as total, (count(*) filter (where busy))::int as busy from (
-    select bool_or(a.customer_id is not null) as busy
-    from customers c
-    left join (select distinct w.customer_id from work_orders w where w.status in (${activeStatuses})) a on a.customer_id = c.id
-    where ${geocoded('c')}
-    group by c.address, c.city, c.state
-  ) grouped
+  -- Every geocoded property in one pass over the customers: its first customer (oldest), its
+  -- customer count, whether any is commercial, and whether any has an active work order (the kept
+  -- per-customer counts, not the work orders).
+  select distinct on (c.address, c.city, c.state) c.address, c.city, c.state, c.id, c.zip, c.latitude, c.longitude,
+    (count(*) over property)::int as customer_count,
+    bool_or(c.type = 'commercial') over property as commercial,
+    bool_or(coalesce(k.active, 0) > 0) over property as busy
+  from customers c
+  left join customer_work_order_counts k on k.customer_id = c.id
+  where ${geocoded('c')}
+  window property as (partition by c.address, c.city, c.state)
+  order by c.address, c.city, c.state, c.created_at, c.id
 ),
 listed as (
   select f.id, m.address, m.city, m.state, f.zip,
@@ -94,26 +99,19 @@ listed as (
     m.pending as "pendingCount", m.scheduled as "scheduledCount", m.in_progress as "inProgressCount", m.completed as "completedCount",
     (${prioritiesByRank})[m.rank] as "highestPriority"
   from matching m
-  cross join lateral (
-    select c.id, c.zip, c.latitude, c.longitude,
-      count(*) over ()::int as customer_count,
-      bool_or(c.type = 'commercial') over () as commercial
-    from customers c
-    where c.address = m.address and c.city = m.city and c.state = m.state and ${geocoded('c')}
-    order by c.created_at, c.id
-    limit 1
-  ) f
+  join places f on f.address = m.address and f.city = m.city and f.state = m.state
 )
 select '{"properties":[' || coalesce((select string_agg(row_to_json(l)::text, ',' order by l.address, l.city, l.state) from listed l), '')
-  || '],"withActiveWorkOrders":' || (select busy from places) || ',"total":' || (select total from places) || '}' as answer`;
+  || '],"withActiveWorkOrders":' || (select count(*) filter (where busy) from places) || ',"total":' || (select count(*) from places) || '}' as answer`;
 }
 
 export type MapCustomerQuery = { type: 'all' | 'residential' | 'commercial'; hasActiveWorkOrders: boolean };
 
 /**
  * The Customers View answer (MapCustomersResponse) as JSON text, in one statement: every geocoded
- * customer the filters keep, with total and active work-order counts; the header counts all
- * geocoded customers and those with active work orders (independent of the filters).
+ * customer the filters keep, with total and active work-order counts (kept per customer by
+ * triggers: customer_work_order_counts, decision 020-h); the header counts all geocoded customers
+ * and those with active work orders (independent of the filters).
  */
 export function customersQuery(filters: MapCustomerQuery): SQL {
   const conditions: SQL[] = [];
@@ -124,10 +122,7 @@ export function customersQuery(filters: MapCustomerQuery): SQL {
   select c.id, c.name, c.type, ${coordinate(sql`c.latitude`)} as latitude, ${coordinate(sql`c.longitude`)} as longitude,
     coalesce(w.total, 0) as "totalWorkOrders", coalesce(w.active, 0) as "activeWorkOrders"
   from customers c
-  left join (
-    select customer_id, count(*)::int as total, (count(*) filter (where status in (${activeStatuses})))::int as active
-    from work_orders group by customer_id
-  ) w on w.customer_id = c.id
+  left join customer_work_order_counts w on w.customer_id = c.id
   where ${geocoded('c')}
 )
 select '{"customers":[' || coalesce((select string_agg(row_to_json(e)::text, ',') from everyone e${kept}), '')

@@ -13,6 +13,7 @@ import {
   workOrderTasks,
   workOrders,
 } from '#server/db/schema/index.ts';
+import { countCap } from '#server/db/count-cap.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
 
 export type WorkOrderRow = typeof workOrders.$inferSelect;
@@ -62,8 +63,8 @@ const newestFirst = [desc(workOrders.serviceDate), desc(workOrders.createdAt), d
  * hold too few matches, it sorts all matches as a rarer word does.
  */
 export const searchRecentWindow = 2_000;
-/** Search totals are counted up to this many matches; beyond it the list says "1,000+". */
-export const searchCountCap = 1_000;
+/** Search totals are counted up to this many matches; beyond it the list says "1,000+" (server/db/count-cap.ts). */
+export const searchCountCap = countCap;
 
 /** A work-order number as the database gives them ('WO-' || nextval): exactly the work_orders_other_number_trgm_idx predicate. */
 const canonicalNumberPattern = '^WO-[0-9]+$';
