@@ -200,7 +200,7 @@ describe('booking from the chat', () => {
   });
 
   it('when any step fails, nothing is saved and the reply is the spec message', async () => {
-    const tables = ['customers', 'work_orders', 'ai_leads', 'ai_conversations', 'admin_notifications'];
+    const tables = ['customers', 'work_orders', 'ai_leads', 'ai_conversations', 'admin_notifications', 'audit_log'];
     const before = await Promise.all(tables.map(count));
     // The last step of the transaction fails (a database that refuses the notification row).
     await context.database.query(`

@@ -38,15 +38,23 @@ export type AuditEntryInput = {
  * and a rolled-back change leaves none. Secret-looking fields are dropped here as a last guard.
  */
 export async function recordAudit(tx: Database, entry: AuditEntryInput): Promise<void> {
-  await tx.insert(auditLog).values({
-    actorId: entry.actor.id,
-    actorName: entry.actor.name,
-    entityType: entry.entityType,
-    entityId: entry.entityId,
-    entityLabel: entry.entityLabel ?? null,
-    action: entry.action,
-    changes: withoutSecrets(entry.changes ?? {}),
-  });
+  await recordAudits(tx, [entry]);
+}
+
+/** Appends several entries in one statement (one round trip), in the given order; as `recordAudit`. */
+export async function recordAudits(tx: Database, entries: AuditEntryInput[]): Promise<void> {
+  if (entries.length === 0) return;
+  await tx.insert(auditLog).values(
+    entries.map((entry) => ({
+      actorId: entry.actor.id,
+      actorName: entry.actor.name,
+      entityType: entry.entityType,
+      entityId: entry.entityId,
+      entityLabel: entry.entityLabel ?? null,
+      action: entry.action,
+      changes: withoutSecrets(entry.changes ?? {}),
+    })),
+  );
 }
 
 /** Field names never written to the log, whatever a caller passes. */

@@ -1,2 +1,2 @@
 /** Public entry of audit: other modules import only what this file exports (decision 019-l). */
-export { actorOf, type AuditActor, diffFields, hasChanges, recordAudit, systemActors } from './audit.service.ts';
+export { actorOf, type AuditActor, diffFields, hasChanges, recordAudit, recordAudits, systemActors } from './audit.service.ts';

@@ -17,7 +17,7 @@ import { serviceAreas } from '#shared/service-areas.ts';
 import type { ChatResponder, LeadScorer } from '#server/adapters/chat/chat-responder.ts';
 import { safetyReply } from '#server/adapters/chat/rule-based-responder.ts';
 import { withTransaction, type Database } from '#server/db/client.ts';
-import { recordAudit, systemActors } from '#server/modules/audit/index.ts';
+import { recordAudits, systemActors } from '#server/modules/audit/index.ts';
 import { AppError } from '#server/errors.ts';
 import type { RepositoryFactory } from '#server/db/client.ts';
 import type { CustomerRepository } from '#server/modules/customers/index.ts';
@@ -105,9 +105,11 @@ export function createChatService(options: {
 
       try {
         const booked = await withTransaction(db, async (tx) => {
+          // While the transaction is open it holds the embedded database (every other request
+          // waits), so it makes five round trips, not nine: the last statements, which need no
+          // answer from each other, go together (the driver runs them in order on its connection),
+          // and the three audit entries are one insert.
           const actor = systemActors.chatAssistant;
-          // Looked up only to tell staff; the booking never lands on, or changes, a stored customer.
-          const possibleMatch = await repository.findCustomerByContact(tx, { phone: input.phone, email: input.email });
           const place = placeFrom(input.address);
           const newCustomer = {
             name: input.name,
@@ -118,15 +120,10 @@ export function createChatService(options: {
             state: 'SC',
             type: 'residential',
           };
+          // Looked up only to tell staff; the booking never lands on, or changes, a stored customer.
+          // Before the insert, so the new customer is never its own possible match.
+          const possibleMatch = await repository.findCustomerByContact(tx, { phone: input.phone, email: input.email });
           const customer = await repository.insertCustomer(tx, newCustomer);
-          await recordAudit(tx, {
-            actor,
-            entityType: 'customer',
-            entityId: customer.id,
-            entityLabel: customer.name,
-            action: 'created',
-            changes: Object.fromEntries(Object.entries(newCustomer).filter(([, value]) => value !== null).map(([field, value]) => [field, [null, value]])),
-          });
           const serviceAddress = { serviceAddress: input.address, serviceCity: place.city, serviceState: 'SC', serviceZip: place.zip };
           const workOrder = await repository.insertWorkOrder(tx, {
             customerId: customer.id,
@@ -141,23 +138,6 @@ export function createChatService(options: {
             ...serviceAddress,
             possibleCustomerId: possibleMatch?.id ?? null,
           });
-          await recordAudit(tx, {
-            actor,
-            entityType: 'work_order',
-            entityId: workOrder.id,
-            entityLabel: workOrder.workOrderNumber,
-            action: 'created',
-            changes: {
-              customerId: [null, customer.id],
-              title: [null, `${label} request from website chat`],
-              serviceType: [null, input.serviceType],
-              serviceDate: [null, serviceDate],
-              priority: [null, urgencyToPriority(scored.urgency)],
-              status: [null, 'pending'],
-              serviceAddress: [null, input.address],
-              ...(possibleMatch ? { possibleCustomerId: [null, possibleMatch.id] } : {}),
-            },
-          });
           const chatLead = await repository.insertLead(tx, {
             customerId: customer.id,
             conversationId: input.sessionId,
@@ -170,42 +150,71 @@ export function createChatService(options: {
             workOrderId: workOrder.id,
             possibleCustomerId: possibleMatch?.id ?? null,
           });
-          await recordAudit(tx, {
-            actor,
-            entityType: 'chat_lead',
-            entityId: chatLead.id,
-            entityLabel: input.name,
-            action: 'created',
-            changes: {
-              leadScore: [null, chatLead.leadScore],
-              urgency: [null, scored.urgency],
-              status: [null, 'converted'],
-              workOrderId: [null, workOrder.id],
-              ...(possibleMatch ? { possibleCustomerId: [null, possibleMatch.id] } : {}),
-            },
-          });
           const { message } = answer(workOrder.workOrderNumber);
-          await repository.insertConversation(tx, {
-            conversationId: input.sessionId,
-            customerId: customer.id,
-            userMessage: `Schedule Service form: ${label}, ${input.address}${input.preferredDate ? `, preferred ${input.preferredDate}` : ''}`,
-            aiResponse: message,
-            intent: 'schedule_service',
-          });
-          await repository.insertNotification(tx, {
-            type: 'new_ai_lead',
-            title: `New chat booking: ${workOrder.workOrderNumber}`,
-            message: `${input.name} booked ${label.toLowerCase()} through the website chat (${scored.urgency} urgency).`,
-            data: {
-              customer_id: customer.id,
-              work_order_id: workOrder.id,
-              work_order_number: workOrder.workOrderNumber,
-              urgency: scored.urgency,
-              service_type: input.serviceType,
-              source: 'ai_chat',
-              ...(possibleMatch ? { possible_customer_id: possibleMatch.id } : {}),
-            },
-          });
+          await Promise.all([
+            recordAudits(tx, [
+              {
+                actor,
+                entityType: 'customer',
+                entityId: customer.id,
+                entityLabel: customer.name,
+                action: 'created',
+                changes: Object.fromEntries(Object.entries(newCustomer).filter(([, value]) => value !== null).map(([field, value]) => [field, [null, value]])),
+              },
+              {
+                actor,
+                entityType: 'work_order',
+                entityId: workOrder.id,
+                entityLabel: workOrder.workOrderNumber,
+                action: 'created',
+                changes: {
+                  customerId: [null, customer.id],
+                  title: [null, `${label} request from website chat`],
+                  serviceType: [null, input.serviceType],
+                  serviceDate: [null, serviceDate],
+                  priority: [null, urgencyToPriority(scored.urgency)],
+                  status: [null, 'pending'],
+                  serviceAddress: [null, input.address],
+                  ...(possibleMatch ? { possibleCustomerId: [null, possibleMatch.id] } : {}),
+                },
+              },
+              {
+                actor,
+                entityType: 'chat_lead',
+                entityId: chatLead.id,
+                entityLabel: input.name,
+                action: 'created',
+                changes: {
+                  leadScore: [null, chatLead.leadScore],
+                  urgency: [null, scored.urgency],
+                  status: [null, 'converted'],
+                  workOrderId: [null, workOrder.id],
+                  ...(possibleMatch ? { possibleCustomerId: [null, possibleMatch.id] } : {}),
+                },
+              },
+            ]),
+            repository.insertConversation(tx, {
+              conversationId: input.sessionId,
+              customerId: customer.id,
+              userMessage: `Schedule Service form: ${label}, ${input.address}${input.preferredDate ? `, preferred ${input.preferredDate}` : ''}`,
+              aiResponse: message,
+              intent: 'schedule_service',
+            }),
+            repository.insertNotification(tx, {
+              type: 'new_ai_lead',
+              title: `New chat booking: ${workOrder.workOrderNumber}`,
+              message: `${input.name} booked ${label.toLowerCase()} through the website chat (${scored.urgency} urgency).`,
+              data: {
+                customer_id: customer.id,
+                work_order_id: workOrder.id,
+                work_order_number: workOrder.workOrderNumber,
+                urgency: scored.urgency,
+                service_type: input.serviceType,
+                source: 'ai_chat',
+                ...(possibleMatch ? { possible_customer_id: possibleMatch.id } : {}),
+              },
+            }),
+          ]);
           return answer(workOrder.workOrderNumber);
         });
         return { ...booked, isReplay: false };
