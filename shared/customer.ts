@@ -80,16 +80,21 @@ export const customerLookupQuerySchema = z.object({
 });
 export const customerLookupLimit = 10;
 
-export const customerListItemSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  type: z.enum(customerTypes),
+/** A customer's contact and address as answers carry them: the directory's rows and the map's details. */
+export const customerContactShape = {
   phone: z.string(),
   email: z.string().nullable(),
   address: z.string(),
   city: z.string(),
   state: z.string(),
   zip: z.string().nullable(),
+};
+
+export const customerListItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(customerTypes),
+  ...customerContactShape,
 });
 export type CustomerListItem = z.infer<typeof customerListItemSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { customerContactShape } from './customer.ts';
 import { customerTypes, workOrderStatuses } from './enums.ts';
 
 // The service map (spec 001 sections 2-4 and 9; issue 9): what the server sends for each view,
@@ -123,14 +124,7 @@ export const mapPropertyDetailsSchema = mapPropertySchema.extend({
 export type MapPropertyDetails = z.infer<typeof mapPropertyDetailsSchema>;
 
 /** GET /api/admin/map/customers/:id: the customer popup and sidebar. */
-export const mapCustomerDetailsSchema = mapCustomerSchema.extend({
-  phone: z.string(),
-  email: z.string().nullable(),
-  address: z.string(),
-  city: z.string(),
-  state: z.string(),
-  zip: z.string().nullable(),
-});
+export const mapCustomerDetailsSchema = mapCustomerSchema.extend(customerContactShape);
 export type MapCustomerDetails = z.infer<typeof mapCustomerDetailsSchema>;
 
 /** GET /api/admin/map/config: the tile layer (MAP_TILE_URL, MAP_TILE_ATTRIBUTION on the server). */
