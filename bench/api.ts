@@ -638,9 +638,10 @@ const warmupSeconds = 1;
 const liveLatencySamples = 200;
 
 /** DESIGN.md section 7 (embedded database); issue 17: reads p99 <= 20 ms on PostgreSQL. Public writes keep 50 ms on both. */
-type Bars = { p99Ms: number; publicPostP99Ms: number; endpointOverDriver: number; startupMs: number; peakRssMb: number; healthzUnderLoadP99Ms: number };
+/** `healthzUnderLoadP99Ms`: issue 17's bar for the embedded database (its work off the event loop); on PostgreSQL the probe is printed without a bar. */
+type Bars = { p99Ms: number; publicPostP99Ms: number; endpointOverDriver: number; startupMs: number; peakRssMb: number; healthzUnderLoadP99Ms: number | undefined };
 const pgliteBars: Bars = { p99Ms: 50, publicPostP99Ms: 100, endpointOverDriver: 0.5, startupMs: 2000, peakRssMb: 600, healthzUnderLoadP99Ms: 10 };
-const postgresBars: Bars = { ...pgliteBars, p99Ms: 20 };
+const postgresBars: Bars = { ...pgliteBars, p99Ms: 20, healthzUnderLoadP99Ms: undefined };
 
 const usage =
   'Usage: npx tsx bench/api.ts [--customers N] [--work-orders N] [--duration S] [--connections C] [--reseed] [--only NAME] [--database-url postgres://...]';
@@ -938,7 +939,7 @@ type Report = {
   publicPosts: { name: string; path: string; http: HttpMeasurement; p99Met: boolean }[];
   /** Issue 7: submit of an estimate request -> its change event reaching a connected staff stream. */
   liveLatency: LiveLatency | undefined;
-  healthzProbe: (HealthzProbe & { bar: number; met: boolean }) | undefined;
+  healthzProbe: (HealthzProbe & { bar: number | undefined; met: boolean }) | undefined;
   startup: { ms: number; bar: number; met: boolean };
   memory: (MemoryFigures & { bar: number; met: boolean }) | undefined;
   bars: Bars;
@@ -1007,7 +1008,7 @@ function printReport(report: Report): void {
     console.log(
       `GET /healthz one at a time: idle p50 ${fixed(probe.idle.p50Ms, 2)} ms, p99 ${fixed(probe.idle.p99Ms, 2)} ms; ` +
         `under load p50 ${fixed(probe.underLoad.p50Ms, 2)} ms, p99 ${fixed(probe.underLoad.p99Ms, 2)} ms, max ${fixed(probe.underLoad.maxMs, 1)} ms ` +
-        `(${fixed(probe.underLoad.p99Ms / probe.idle.p99Ms, 1)}x idle; bar <= ${probe.bar} ms) ${verdict(probe.met)}`,
+        `(${fixed(probe.underLoad.p99Ms / probe.idle.p99Ms, 1)}x idle; ${probe.bar === undefined ? 'the bar is for the embedded database)' : `bar <= ${probe.bar} ms) ${verdict(probe.met)}`}`,
     );
     console.log(`  the load meanwhile: ${probe.load.map((load) => `${load.name} ${fixed(load.requestsPerSecond, 0)} req/s (p99 ${fixed(load.p99Ms, 0)} ms, ${load.connections} conn.)`).join('; ')}`);
   }
@@ -1105,7 +1106,7 @@ async function main(): Promise<void> {
     endpoints: endpointResults,
     publicPosts: publicPosts.filter((post) => postResults.has(post.name)).map((post) => ({ name: post.name, path: post.path, http: postResults.get(post.name)!, p99Met: postResults.get(post.name)!.p99Ms <= bars.publicPostP99Ms })),
     liveLatency,
-    healthzProbe: healthzProbe && { ...healthzProbe, bar: bars.healthzUnderLoadP99Ms, met: healthzProbe.underLoad.p99Ms <= bars.healthzUnderLoadP99Ms },
+    healthzProbe: healthzProbe && { ...healthzProbe, bar: bars.healthzUnderLoadP99Ms, met: bars.healthzUnderLoadP99Ms === undefined || healthzProbe.underLoad.p99Ms <= bars.healthzUnderLoadP99Ms },
     startup: { ms: server.startupMs, bar: bars.startupMs, met: server.startupMs <= bars.startupMs },
     memory: memory && { ...memory, bar: bars.peakRssMb, met: memory.peakRssMb <= bars.peakRssMb },
     bars,
