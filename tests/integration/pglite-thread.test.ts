@@ -69,6 +69,24 @@ embeddedOnly('the embedded database on its own thread', () => {
     expect(await database.query('select label from thread_probe where id = 10')).toEqual([{ label: '20' }]);
   });
 
+  it('makes a statement outside an open transaction wait for its end: it never runs inside it', async () => {
+    let outside: Promise<Array<{ n: number }>> | undefined;
+    let outsideAnswered = false;
+    await withTransaction(database.db, async (tx) => {
+      await tx.execute(sql`insert into thread_probe values (20, 'inside')`);
+      outside = database.query<{ n: number }>('select count(*)::int as n from thread_probe where id = 20').then((rows) => {
+        outsideAnswered = true;
+        return rows;
+      });
+      // Two more round trips inside the transaction while the outside statement waits.
+      await tx.execute(sql`select 1`);
+      await tx.execute(sql`update thread_probe set label = 'still inside' where id = 20`);
+      expect(outsideAnswered).toBe(false);
+    });
+    expect(await outside).toEqual([{ n: 1 }]);
+    await database.query('delete from thread_probe where id = 20');
+  });
+
   it("raises the database's error with its code and constraint, without the statement's parameters", async () => {
     const failure = await withTransaction(database.db, (tx) => tx.execute(sql`insert into thread_probe values (1, ${'secret@example.com'})`)).catch(
       (error: unknown) => error,
