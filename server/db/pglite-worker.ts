@@ -106,9 +106,17 @@ async function unlisten(channel: string) {
 
 let client: PGlite;
 
+/**
+ * PGlite's default buffer cache is PostgreSQL's 128 MB, all of it WebAssembly memory the process
+ * never gives back. Pages it does not hold come from the data directory's files, which the
+ * operating system caches anyway; at 32 MB the bench's reads are as fast and the server's
+ * memory is about 110 MB smaller (decision 020-g).
+ */
+const postgresqlconf = ['shared_buffers=32MB'];
+
 async function open(): Promise<boolean> {
   try {
-    client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+    client = await PGlite.create({ dataDir, extensions: { pg_trgm }, postgresqlconf });
     await migrate(drizzle({ client }), { migrationsFolder });
     return true;
   } catch (error) {

@@ -99,6 +99,10 @@ embeddedOnly('the embedded database on its own thread', () => {
     expect(await database.query('select count(*)::int as n from thread_probe')).toEqual([{ n: 2 }]);
   });
 
+  it('keeps a 32 MB buffer cache rather than 128 MB of WebAssembly memory', async () => {
+    expect(await database.query('show shared_buffers')).toEqual([{ shared_buffers: '32MB' }]);
+  });
+
   it('keeps text types as text for drizzle and gives dates to raw queries', async () => {
     const [viaDrizzle] = (await database.db.execute<{ at: unknown }>(sql`select timestamptz '2026-01-02 03:04:05+00' as at`)).rows;
     expect(typeof viaDrizzle!.at).toBe('string');
