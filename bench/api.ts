@@ -131,6 +131,8 @@ const dashboardQueries = createDashboardRepository(drizzle.mock({ schema }) as u
 const businessTimeZone = loadConfig({ TZ_BUSINESS: process.env.TZ_BUSINESS }).businessTimeZone;
 /** server/db/snapshot-cache.ts: the snapshot read before a kept answer is used (or computed). */
 const snapshotCheck: SqlStatement = { text: 'select pg_current_snapshot()::text from (values (1)) as "now"', params: () => [], minRows: 1 };
+/** What a browser sends: the answers kept per snapshot go out gzipped to it (server/lib/compressed-json.ts). */
+const browserEncodings = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 const keptAnswerNote =
   'the driver runs every statement of a computation; the endpoint runs only the session lookup and the snapshot check while no ' +
   'transaction commits (its answer is kept per snapshot, server/db/snapshot-cache.ts), so it may exceed its driver ceiling';
@@ -433,6 +435,7 @@ const endpoints: Endpoint[] = [
   },
   {
     name: 'calendar week',
+    headers: browserEncodings,
     path: () => `/api/admin/calendar/events?start=${calendarRanges().week.start}&end=${calendarRanges().week.end}`,
     // CalendarService.range: the visible week's appointments with customer and technician.
     sql: [
@@ -449,6 +452,7 @@ const endpoints: Endpoint[] = [
   },
   {
     name: 'calendar month',
+    headers: browserEncodings,
     path: () => `/api/admin/calendar/events?start=${calendarRanges().month.start}&end=${calendarRanges().month.end}`,
     // The month view's six weeks.
     sql: [
@@ -547,7 +551,7 @@ function mapEndpoints(): Endpoint[] {
   const note =
     'the driver builds the whole answer (one statement); the endpoint runs only the session lookup and the snapshot check while no ' +
     'transaction commits and sends the kept gzip copy, so it may exceed its driver ceiling';
-  const headers = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+  const headers = browserEncodings;
   return [
     {
       name: 'map properties',
@@ -897,7 +901,7 @@ async function measureHealthzUnderLoad(baseUrl: string, cookie: string, context:
     // The load has warmed up (each endpoint was measured before); the probe starts with it.
     runProbe(`${baseUrl}/healthz`, options.durationSeconds),
     ...loads.map(({ endpoint, connections }) =>
-      runHttpLoad({ url: `${baseUrl}${endpointPath(endpoint, context)}`, headers: { cookie }, connections, seconds: options.durationSeconds }),
+      runHttpLoad({ url: `${baseUrl}${endpointPath(endpoint, context)}`, headers: { cookie, ...endpoint.headers }, connections, seconds: options.durationSeconds }),
     ),
   ]);
   measured.forEach((measurement, index) => assertAllAnswered(`GET ${endpointPath(loads[index]!.endpoint, context)} (under the probe)`, measurement as HttpMeasurement));

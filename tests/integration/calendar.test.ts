@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarMessages, type CalendarEvent } from '#shared/calendar.ts';
 import type { WorkOrder } from '#shared/work-order.ts';
@@ -78,6 +79,25 @@ describe('the visible range', () => {
       expect((await api('GET', `/api/admin/calendar/events?${query}`)).statusCode, query).toBe(400);
     }
     expect((await api('GET', '/api/admin/calendar/events?start=2031-01-01&end=2031-02-12')).statusCode).toBe(200);
+  });
+
+  it('sends the same answer gzipped to clients that accept it, and a change is seen by the next read', async () => {
+    const url = '/api/admin/calendar/events?start=2031-05-04&end=2031-05-11';
+    await appointment({ date: '2031-05-05', start: '09:00', end: '10:00', title: 'Zipped before' });
+    const plain = await api('GET', url);
+    const zipped = await context.app.inject({ method: 'GET', url, headers: { cookie, 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/accept-encoding/i);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toMatch(/^application\/json/);
+    expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body);
+    expect((plain.json().events as CalendarEvent[]).map((event) => event.title)).toEqual(['Zipped before']);
+
+    // The kept answer (and its gzip copy) belongs to the snapshot: a commit makes a new one.
+    await appointment({ date: '2031-05-06', start: '09:00', end: '10:00', title: 'Zipped after' });
+    const later = await context.app.inject({ method: 'GET', url, headers: { cookie, 'accept-encoding': 'gzip' } });
+    const titles = (JSON.parse(gunzipSync(later.rawPayload).toString('utf8')).events as CalendarEvent[]).map((event) => event.title);
+    expect(titles.sort()).toEqual(['Zipped after', 'Zipped before']);
   });
 
   it('needs a staff session', async () => {

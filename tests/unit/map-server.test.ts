@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '#server/config.ts';
-import { acceptsGzip } from '#server/modules/map/compressed-answer.ts';
+import { acceptsGzip } from '#server/lib/compressed-json.ts';
 import { mapDateWindow } from '#server/modules/map/map.service.ts';
 import { cspHeader, tileImageSource } from '#server/plugins/security.ts';
 

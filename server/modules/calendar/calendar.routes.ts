@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '#shared/api.ts';
 import {
@@ -10,6 +10,7 @@ import {
   calendarRescheduleSchema,
 } from '#shared/calendar.ts';
 import { workOrderResponseSchema } from '#shared/work-order.ts';
+import { sendCompressedJson } from '#server/lib/compressed-json.ts';
 import { actorOf } from '#server/modules/audit/index.ts';
 import type { CalendarService } from './calendar.service.ts';
 
@@ -21,12 +22,12 @@ import type { CalendarService } from './calendar.service.ts';
 export async function calendarRoutes(app: FastifyInstance, { calendar }: { calendar: CalendarService }): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  // The range's answer is JSON text kept per database snapshot: its response schema documents it,
-  // and the text, sent with a JSON media type, skips serialisation (as the map's lists do).
+  // The range's answer is JSON kept per database snapshot, as bytes and a gzip copy: its response
+  // schema documents it, and the bytes skip serialisation (as the map's lists do).
   routes.get(
     '/api/admin/calendar/events',
     { schema: { querystring: calendarRangeSchema, response: { 200: calendarRangeResponseSchema } } },
-    async (request, reply) => sendJsonText(reply, await calendar.range(request.query)),
+    async (request, reply) => sendCompressedJson(request, reply, await calendar.range(request.query)),
   );
 
   routes.post(
@@ -46,9 +47,4 @@ export async function calendarRoutes(app: FastifyInstance, { calendar }: { calen
     { schema: { params: idParamsSchema, body: calendarAssignSchema, response: { 200: workOrderResponseSchema, 409: bookingConflictResponseSchema } } },
     async (request) => ({ workOrder: await calendar.assignTechnician(request.params.id, request.body, actorOf(request)) }),
   );
-}
-
-/** JSON already serialised: sent as it is, with its media type (Fastify does not serialise it again). */
-function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(json);
 }

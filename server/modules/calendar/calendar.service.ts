@@ -13,6 +13,7 @@ import { activeWorkOrderStatuses, type WorkOrderStatus } from '#shared/enums.ts'
 import { canTransition, workOrderMessages, type WorkOrder } from '#shared/work-order.ts';
 import type { Database, DbExecutor, RepositoryFactory } from '#server/db/client.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
+import { compressedJson, type CompressedJson } from '#server/lib/compressed-json.ts';
 import { AppError } from '#server/errors.ts';
 import type { AuditActor } from '#server/modules/audit/index.ts';
 import {
@@ -91,7 +92,7 @@ export function createCalendarService(options: CalendarServiceDependencies) {
   const calendar = options.calendarRepository(db);
 
   /** Answers of the range read, per database snapshot (server/db/snapshot-cache.ts), as the JSON sent. */
-  const answers = createSnapshotCache<string>(db, { maxEntries: 32 });
+  const answers = createSnapshotCache<CompressedJson>(db, { maxEntries: 32 });
 
   async function readRange(range: z.output<typeof calendarRangeSchema>): Promise<{ events: CalendarEvent[] }> {
     const rows = await calendar.queries.range(range.start, range.end);
@@ -117,8 +118,8 @@ export function createCalendarService(options: CalendarServiceDependencies) {
 
   return {
     /** The calendar's visible range (spec 001 section 7), kept per database snapshot: after a change every open calendar refetches the same week. The answer is JSON text (CalendarRangeResponse), serialised once per snapshot. */
-    async range(range: z.output<typeof calendarRangeSchema>): Promise<string> {
-      return answers.get(`${range.start}|${range.end}`, async () => JSON.stringify(await readRange(range)));
+    async range(range: z.output<typeof calendarRangeSchema>): Promise<CompressedJson> {
+      return answers.get(`${range.start}|${range.end}`, async () => compressedJson(JSON.stringify(await readRange(range))));
     },
 
     /**

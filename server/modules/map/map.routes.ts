@@ -11,7 +11,7 @@ import {
   mapPropertyQuerySchema,
   mapWorkOrderFiltersSchema,
 } from '#shared/map.ts';
-import { sendCompressedJson } from './compressed-answer.ts';
+import { sendCompressedJson } from '#server/lib/compressed-json.ts';
 import type { MapService } from './map.service.ts';
 
 type Options = { map: MapService };

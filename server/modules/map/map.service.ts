@@ -12,7 +12,7 @@ import {
 import type { Database } from '#server/db/client.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
-import { compressedJson, type CompressedJson } from './compressed-answer.ts';
+import { compressedJson, type CompressedJson } from '#server/lib/compressed-json.ts';
 import { createMapRepository, type MapDateWindow } from './map.repository.ts';
 
 /** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */

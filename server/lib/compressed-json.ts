@@ -6,8 +6,9 @@ const gzip = promisify(zlib.gzip);
 
 /**
  * A JSON answer kept as bytes, with its gzip copy made once on first demand (in the thread pool,
- * not on the event loop). The map's answers run to megabytes at 20,000 customers and compress
- * about 5 to 9 times; browsers always accept gzip.
+ * not on the event loop). For large answers kept per database snapshot: the map's run to megabytes
+ * at 20,000 customers and the calendar month's to hundreds of kilobytes, and they compress about 5
+ * to 10 times; browsers always accept gzip.
  */
 export type CompressedJson = { bytes: Buffer; gzipped: () => Promise<Buffer> };
 
