@@ -7,6 +7,14 @@ import { errorStatus } from './errors.ts';
  * same zod schema validates the request, serialises the answer and feeds the OpenAPI document.
  */
 
+/**
+ * A list's count as its header shows it: "1 lead", "1,234 leads"; a total counted only up to a cap
+ * (`totalCapped` in a list answer) reads "1,000+ leads".
+ */
+export function countLabel(count: number, isCapped: boolean, noun: { one: string; many: string }): string {
+  return `${count.toLocaleString('en-US')}${isCapped ? '+' : ''} ${count === 1 && !isCapped ? noun.one : noun.many}`;
+}
+
 /** `:id` in an address. Any text: an id that names nothing is the service's 404, as before. */
 export const idParamsSchema = z.object({ id: z.string() });
 

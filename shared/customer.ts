@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { customerTypes, refrigerantTypes, tonnages } from './enums.ts';
+import { countLabel } from './api.ts';
 import { emptyToNull } from './contact.ts';
 import { isValidIsoDate } from './dates.ts';
 
@@ -25,10 +26,9 @@ export const customerMessages = {
   uploadFailed: (message: string) => `Upload failed: ${message}`,
 } as const;
 
-/** "1 customer", "2 customers": the directory's count. */
-/** "1 customer", "1,234 customers"; a total counted only up to a cap reads "1,000+ customers". */
+/** The directory's count: "1 customer", "1,234 customers", "1,000+ customers" (capped). */
 export function customerCountLabel(count: number, isCapped = false): string {
-  return `${count.toLocaleString('en-US')}${isCapped ? '+' : ''} ${count === 1 && !isCapped ? 'customer' : 'customers'}`;
+  return countLabel(count, isCapped, { one: 'customer', many: 'customers' });
 }
 
 const optionalText = (max: number) => z.preprocess(emptyToNull, z.string().trim().max(max).nullable()).default(null);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countLabel } from '#shared/api.ts';
 import { customerCountLabel } from '#shared/customer.ts';
 import { cappedTotal, countCap } from '#server/db/count-cap.ts';
 
@@ -16,5 +17,13 @@ describe('a total counted up to the cap', () => {
     expect(customerCountLabel(1)).toBe('1 customer');
     expect(customerCountLabel(1_000)).toBe('1,000 customers');
     expect(customerCountLabel(1_000, true)).toBe('1,000+ customers');
+  });
+
+  it('reads the same way for leads and work orders: never "1+ lead"', () => {
+    const lead = { one: 'lead', many: 'leads' };
+    expect(countLabel(0, false, lead)).toBe('0 leads');
+    expect(countLabel(1, false, lead)).toBe('1 lead');
+    expect(countLabel(1, true, lead)).toBe('1+ leads');
+    expect(countLabel(1_250, true, { one: 'work order', many: 'work orders' })).toBe('1,250+ work orders');
   });
 });

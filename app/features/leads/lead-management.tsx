@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { countLabel } from '#shared/api.ts';
 import { customerMatchMessages } from '#shared/customer-match.ts';
 import { leadFilterLabels, leadFilterRules, leadFilters, leadMessages, type LeadFilter, type LeadListItem } from '#shared/lead.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
@@ -128,7 +129,7 @@ export function LeadManagement() {
         <SearchInput label="Search leads" value={draft} onChange={setDraft} placeholder={leadMessages.searchPlaceholder}>
           <p role="status" className="mt-2 text-sm font-medium text-slate-700">
             {list.isSuccess
-              ? `${total.toLocaleString('en-US')}${isTotalCapped ? '+' : ''} ${total === 1 && !isTotalCapped ? 'lead' : 'leads'}${list.isPlaceholderData ? ' · Updating…' : ''}`
+              ? `${countLabel(total, isTotalCapped, { one: 'lead', many: 'leads' })}${list.isPlaceholderData ? ' · Updating…' : ''}`
               : null}
           </p>
         </SearchInput>

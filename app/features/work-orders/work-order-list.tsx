@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { countLabel } from '#shared/api.ts';
 import { listTransitions, workOrderMessages, workOrderStatusFilters, type WorkOrderListItem } from '#shared/work-order.ts';
 import { addressLine, workOrderPlace, workOrderPlaceMessages } from '#shared/work-order-place.ts';
 import { LoadErrorCard, LoadingCard } from '#client/components/ui/card.tsx';
@@ -121,7 +122,7 @@ export function WorkOrderList() {
         </div>
         <p role="status" className="text-sm font-medium text-slate-700 sm:col-span-2">
           {list.isSuccess
-            ? `${total.toLocaleString('en-US')}${isTotalCapped ? '+' : ''} ${total === 1 && !isTotalCapped ? 'work order' : 'work orders'}${list.isPlaceholderData ? ' · Updating…' : ''}`
+            ? `${countLabel(total, isTotalCapped, { one: 'work order', many: 'work orders' })}${list.isPlaceholderData ? ' · Updating…' : ''}`
             : null}
         </p>
       </div>
