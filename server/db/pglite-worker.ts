@@ -10,6 +10,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
+import { createPreparedStatements, isPreparable, type PreparedStatements } from './pglite-prepared.ts';
 import { toThreadError, type PgliteWorkerData, type ThreadMessage, type ThreadQueryOptions, type ThreadRequest } from './pglite-thread-protocol.ts';
 
 const port = parentPort!;
@@ -31,7 +32,10 @@ const keepText = (value: string) => value;
 async function runQuery(on: PGlite | Transaction, request: Extract<ThreadRequest, { op: 'query' }>) {
   const options: ThreadQueryOptions = request.options;
   const parsers = Object.fromEntries((options.keepTextTypes ?? []).map((typeId) => [typeId, keepText]));
-  const result = await on.query(request.text, request.params, { rowMode: options.rowMode ?? 'object', parsers });
+  const queryOptions = { rowMode: options.rowMode ?? 'object', parsers } as const;
+  const result = isPreparable(request.text)
+    ? await prepared.query(request.text, request.params, queryOptions, on !== client)
+    : await on.query(request.text, request.params, queryOptions);
   return {
     rows: result.rows,
     fields: result.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })),
@@ -105,6 +109,9 @@ async function unlisten(channel: string) {
 }
 
 let client: PGlite;
+/** Statements parsed once and kept by name (decision 020-i); the least recently used beyond this many are closed. */
+let prepared: PreparedStatements;
+const preparedCapacity = 500;
 
 /**
  * PGlite's default buffer cache is PostgreSQL's 128 MB, all of it WebAssembly memory the process
@@ -118,6 +125,7 @@ async function open(): Promise<boolean> {
   try {
     client = await PGlite.create({ dataDir, extensions: { pg_trgm }, postgresqlconf });
     await migrate(drizzle({ client }), { migrationsFolder });
+    prepared = createPreparedStatements(client, { capacity: preparedCapacity });
     return true;
   } catch (error) {
     // The main thread terminates this worker when it hears it.
