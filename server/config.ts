@@ -91,6 +91,8 @@ export function fastifyTrustProxy(setting: TrustProxySetting): false | string[] 
   return [...setting];
 }
 
+const smsVariables = ['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const;
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -135,6 +137,20 @@ const envSchema = z
     CHAT_API_KEY: z.string().optional().or(z.literal('').transform(() => undefined)),
     CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
     CHAT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(15_000),
+    // Text messages (issue 18): a Twilio-compatible REST API; unset, texts are files in DATA_DIR/outbox/sms.
+    SMS_API_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
+    SMS_ACCOUNT_SID: z.preprocess(emptyAsUnset, z.string().trim().min(1).max(100).optional()),
+    SMS_AUTH_TOKEN: z.preprocess(emptyAsUnset, z.string().trim().min(1).max(200).optional()),
+    SMS_FROM: z.preprocess(
+      emptyAsUnset,
+      z
+        .string()
+        .trim()
+        .regex(/^\+[1-9]\d{7,14}$/, 'must be a phone number in E.164 form, e.g. +18435550100')
+        .optional(),
+    ),
+    /** The longest wait for the SMS API's answer to one send. */
+    SMS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
     /** Login requests allowed per address per minute (failed attempts are throttled separately). */
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Chat messages allowed per address per minute. */
@@ -155,6 +171,10 @@ const envSchema = z
   .refine((env) => Boolean(env.CHAT_API_URL) === Boolean(env.CHAT_API_KEY), {
     message: 'CHAT_API_URL and CHAT_API_KEY go together: set both or neither',
     path: ['CHAT_API_KEY'],
+  })
+  .refine((env) => smsVariables.every((name) => Boolean(env[name])) || smsVariables.every((name) => !env[name]), {
+    message: `${smsVariables.join(', ')} go together: set all four (texts through that API) or none (texts written to DATA_DIR/outbox/sms)`,
+    path: ['SMS_API_URL'],
   })
   .refine((env) => env.GEOCODER !== 'google' || Boolean(env.GOOGLE_MAPS_API_KEY), {
     message: geocodingMessages.apiKeyMissing,
@@ -196,6 +216,15 @@ export type AppConfig = {
     model: { url: string; key: string; name: string } | undefined;
     timeoutMs: number;
     messageLimitPerMinute: number;
+  };
+  /**
+   * Text messages (issue 18). `api` unset: texts are written to DATA_DIR/outbox/sms. The auth token
+   * stays on the server: only the SMS sender and the inbound webhook's signature check read it
+   * (never sent to the browser, never logged: `authToken` is a redacted key, server/logging.ts).
+   */
+  sms: {
+    api: { url: string; accountSid: string; authToken: string; from: string } | undefined;
+    timeoutMs: number;
   };
   company: CompanyProfile;
   map: { tileUrl: string; tileAttribution: string };
@@ -254,6 +283,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       model: env.CHAT_API_URL && env.CHAT_API_KEY ? { url: env.CHAT_API_URL.replace(/\/$/, ''), key: env.CHAT_API_KEY, name: env.CHAT_MODEL } : undefined,
       timeoutMs: env.CHAT_TIMEOUT_MS,
       messageLimitPerMinute: env.CHAT_MESSAGE_LIMIT,
+    },
+    sms: {
+      api:
+        env.SMS_API_URL && env.SMS_ACCOUNT_SID && env.SMS_AUTH_TOKEN && env.SMS_FROM
+          ? { url: env.SMS_API_URL.replace(/\/+$/, ''), accountSid: env.SMS_ACCOUNT_SID, authToken: env.SMS_AUTH_TOKEN, from: env.SMS_FROM }
+          : undefined,
+      timeoutMs: env.SMS_TIMEOUT_MS,
     },
     company: companyProfileFrom(env),
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },

@@ -68,6 +68,14 @@ describe('request logs', () => {
     const record = records().find((entry) => entry.msg === 'test line')!;
     expect(record).toMatchObject({ body: { email: 'a@example.com', password: '[Redacted]' }, headers: { cookie: '[Redacted]' }, apiKey: '[Redacted]' });
   });
+
+  it('redacts the SMS auth token wherever the configuration is logged', () => {
+    const api = { url: 'https://api.twilio.example', accountSid: 'AC123', authToken: 'sms-auth-token-secret', from: '+18435550100' };
+    context.app.log.info({ sms: { api, timeoutMs: 10_000 }, authToken: 'sms-auth-token-secret', settings: { twilio: { auth_token: 'sms-auth-token-secret' } } }, 'sms line');
+    const line = lines.find((entry) => entry.includes('sms line'))!;
+    expect(line).not.toContain('sms-auth-token-secret');
+    expect(JSON.parse(line)).toMatchObject({ sms: { api: { accountSid: 'AC123', authToken: '[Redacted]' } }, authToken: '[Redacted]' });
+  });
 });
 
 describe('request ids', () => {

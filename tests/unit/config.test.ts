@@ -155,3 +155,39 @@ describe('company opening hours', () => {
     expect(problemsOf({ COMPANY_OPENING_HOURS: 'weekdays 9 to 5' })[0]).toMatch(/^COMPANY_OPENING_HOURS: use the form/);
   });
 });
+
+describe('text messages (SMS_*)', () => {
+  const sms = { SMS_API_URL: 'https://api.twilio.com/', SMS_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef', SMS_AUTH_TOKEN: 'the-auth-token', SMS_FROM: '+18435550100' };
+
+  it('writes texts to files by default, with a 10 s timeout for the API', () => {
+    expect(loadConfig({}).sms).toEqual({ api: undefined, timeoutMs: 10_000 });
+    expect(loadConfig({ SMS_API_URL: '', SMS_ACCOUNT_SID: '', SMS_AUTH_TOKEN: '', SMS_FROM: '' }).sms.api).toBeUndefined();
+  });
+
+  it('reads the API when all four are set (the URL without its trailing slash)', () => {
+    expect(loadConfig({ ...sms, SMS_TIMEOUT_MS: '2500' }).sms).toEqual({
+      api: { url: 'https://api.twilio.com', accountSid: sms.SMS_ACCOUNT_SID, authToken: 'the-auth-token', from: '+18435550100' },
+      timeoutMs: 2500,
+    });
+  });
+
+  it('refuses some of the four without the others, naming them', () => {
+    for (const missing of Object.keys(sms)) {
+      const problems = problemsOf({ ...sms, [missing]: '' });
+      expect(problems, missing).toEqual([expect.stringMatching(/^SMS_API_URL: SMS_API_URL, SMS_ACCOUNT_SID, SMS_AUTH_TOKEN, SMS_FROM go together/)]);
+    }
+    expect(problemsOf({ SMS_AUTH_TOKEN: 'only-the-token' })).toHaveLength(1);
+  });
+
+  it('refuses a URL that is not http(s), a sender that is not E.164 and a timeout out of range', () => {
+    expect(problemsOf({ ...sms, SMS_API_URL: 'ftp://api.example.com' })[0]).toMatch(/^SMS_API_URL: must be an http/);
+    expect(problemsOf({ ...sms, SMS_API_URL: 'not a url' })[0]).toMatch(/^SMS_API_URL: must be an http/);
+    expect(problemsOf({ ...sms, SMS_FROM: '(843) 555-0100' })[0]).toMatch(/^SMS_FROM: must be a phone number in E.164 form/);
+    expect(problemsOf({ SMS_TIMEOUT_MS: '10' })[0]).toMatch(/^SMS_TIMEOUT_MS: /);
+  });
+
+  it('never puts the auth token in an error message', () => {
+    const problems = problemsOf({ ...sms, SMS_AUTH_TOKEN: 'secret-token-value', SMS_FROM: 'nope' });
+    expect(problems.join('\n')).not.toContain('secret-token-value');
+  });
+});
