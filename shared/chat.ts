@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contactMessages, descriptionSchema, emptyToNull, personNameSchema, phoneSchema, preferredDateSchema, streetAddressSchema } from './contact.ts';
+import { contactMessages, descriptionSchema, emptyToNull, personNameSchema, phoneSchema, preferredDateSchema, smsConsentSchema, streetAddressSchema } from './contact.ts';
 import type { WorkOrderPriority } from './enums.ts';
 
 // The chat assistant's rules (spec 000 sections 4, 5, 8, 9). Pure: the rule-based responder, the
@@ -198,6 +198,7 @@ export function chatBookingSchema(today: string) {
     preferredDate: preferredDateSchema(today),
     serviceType: z.enum(chatServiceTypes, { error: contactMessages.serviceTypeRequired }),
     description: descriptionSchema,
+    smsConsent: smsConsentSchema,
   });
 }
 export type ChatBookingInput = z.input<ReturnType<typeof chatBookingSchema>>;

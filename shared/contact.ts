@@ -31,6 +31,21 @@ export const requiredEmailSchema = z
   .pipe(z.email(contactMessages.emailInvalid));
 export const streetAddressSchema = z.string().trim().min(1, contactMessages.addressRequired).max(300, 'Address is too long');
 
+/**
+ * The public forms' "text me" box (issue 18; decision 021-a): ticked is the customer's consent to
+ * appointment texts; unticked or absent is none (e-mail needs no box: it is how we answer).
+ * A form posts 'on', the chat's form 'true', a JSON client true.
+ */
+export const smsConsentSchema = z
+  .union([z.boolean(), z.enum(['on', 'true', 'false', ''])], { error: 'Text consent must be true or false' })
+  .optional()
+  .transform((value) => value === true || value === 'on' || value === 'true');
+
+/** The box's words, as the privacy page describes texts (TCPA-style: what, how often, rates, STOP/HELP, not a condition). */
+export function smsConsentWording(companyName: string): string {
+  return `Text me about my request and appointments (confirmations, reminders, "on my way"). Message and data rates may apply; message frequency varies. Reply STOP to stop texts, HELP for help. Agreeing is not a condition of buying from ${companyName}.`;
+}
+
 /** '' from an untouched form field means "not given". */
 export const emptyToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contactMessages, descriptionSchema, emptyToNull, personNameSchema, phoneSchema, preferredDateSchema, requiredEmailSchema, streetAddressSchema } from './contact.ts';
+import { contactMessages, descriptionSchema, emptyToNull, personNameSchema, phoneSchema, preferredDateSchema, requiredEmailSchema, smsConsentSchema, streetAddressSchema } from './contact.ts';
 import { estimateServiceTypes, estimateTimePreferences } from './enums.ts';
 
 /**
@@ -17,6 +17,7 @@ export function estimateRequestSchema(today: string) {
     description: descriptionSchema,
     preferredDate: preferredDateSchema(today),
     preferredTime: z.preprocess(emptyToNull, z.enum(estimateTimePreferences, { error: 'Please choose a preferred time' }).nullable()).default(null),
+    smsConsent: smsConsentSchema,
     website: z.string().max(500).optional(),
   });
 }

@@ -22,6 +22,16 @@ function messages(input: object): Record<string, string> {
 }
 
 describe('estimate request schema', () => {
+  it('reads the "text me" box: ticked (a form\'s on, true) is consent, unticked or absent is none, anything else an error', () => {
+    expect(schema.parse(valid).smsConsent).toBe(false);
+    expect(schema.parse({ ...valid, smsConsent: 'on' }).smsConsent).toBe(true);
+    expect(schema.parse({ ...valid, smsConsent: true }).smsConsent).toBe(true);
+    expect(schema.parse({ ...valid, smsConsent: 'true' }).smsConsent).toBe(true);
+    expect(schema.parse({ ...valid, smsConsent: false }).smsConsent).toBe(false);
+    expect(schema.parse({ ...valid, smsConsent: '' }).smsConsent).toBe(false);
+    expect(messages({ ...valid, smsConsent: 'yes please' })).toEqual({ smsConsent: 'Text consent must be true or false' });
+  });
+
   it('requires name, email, phone, address and service type, with the form messages', () => {
     expect(messages({})).toEqual({
       name: expect.any(String),

@@ -23,7 +23,8 @@ export type ChatMessage = {
 /** The visitor as they named themselves in this conversation's booking (no server ids). */
 export type ChatCustomer = { name: string };
 
-export const bookingFields = ['name', 'phone', 'email', 'address', 'preferredDate', 'serviceType', 'description'] as const;
+/** `smsConsent` is the "text me" box: 'true' when ticked, '' when not. */
+export const bookingFields = ['name', 'phone', 'email', 'address', 'preferredDate', 'serviceType', 'description', 'smsConsent'] as const;
 export type BookingField = (typeof bookingFields)[number];
 export type BookingValues = Record<BookingField, string>;
 export type BookingErrors = Partial<Record<BookingField, string>>;
@@ -50,6 +51,7 @@ export const emptyBookingValues: BookingValues = {
   preferredDate: '',
   serviceType: '',
   description: '',
+  smsConsent: '',
 };
 
 const initialState: ChatState = {

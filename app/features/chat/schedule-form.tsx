@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { chatServiceTypes } from '#shared/chat.ts';
+import { smsConsentWording } from '#shared/contact.ts';
 import { todayIn } from '#shared/dates.ts';
 import { FormField } from '#client/components/ui/form-field.tsx';
 import { company } from '#client/lib/company.ts';
@@ -119,6 +120,19 @@ export function ScheduleForm({ shouldFocusOnMount }: { shouldFocusOnMount: boole
             <FormField id={fieldId('description')} label="Describe the problem" hint="(optional)" error={errors.description}>
               <textarea {...fieldProps('description')} onChange={onEdit('description')} rows={3} maxLength={2000} className={`${inputClass} resize-none`} />
             </FormField>
+          </div>
+          <div className="col-span-2 flex items-start gap-2">
+            <input
+              id={fieldId('smsConsent')}
+              name="smsConsent"
+              type="checkbox"
+              checked={values.smsConsent === 'true'}
+              onChange={(event) => setBookingValue('smsConsent', event.currentTarget.checked ? 'true' : '')}
+              className="mt-0.5 size-4 shrink-0 rounded border-slate-400 text-accent-700"
+            />
+            <label htmlFor={fieldId('smsConsent')} className="text-xs leading-snug text-slate-700">
+              {smsConsentWording(company.name)}
+            </label>
           </div>
           <div className="col-span-2 mt-1 flex flex-wrap justify-end gap-2">
             <button

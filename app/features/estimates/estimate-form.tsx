@@ -8,6 +8,7 @@ import {
   type EstimateSubmissionResponse,
 } from '#shared/estimate-labels.ts';
 import { estimateResponseHours } from '#shared/business.ts';
+import { smsConsentWording } from '#shared/contact.ts';
 import { controlClass, FormField } from '#client/components/ui/form-field.tsx';
 import { ApiError, apiFetch } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
@@ -15,7 +16,7 @@ import { company } from '#client/lib/company.ts';
 /** Spec 000 section 9: the success panel resets after 8000 ms. */
 export const successPanelMs = 8000;
 
-type FieldName = 'name' | 'email' | 'phone' | 'address' | 'serviceType' | 'preferredDate' | 'preferredTime' | 'description';
+type FieldName = 'name' | 'email' | 'phone' | 'address' | 'serviceType' | 'preferredDate' | 'preferredTime' | 'description' | 'smsConsent';
 type FieldErrors = Partial<Record<FieldName, string>>;
 
 /** Today in the company's time zone; undefined while prerendering (the page is built ahead of time). */
@@ -203,6 +204,12 @@ export function EstimateForm({ submitLabel = 'Get My Free Estimate', heading }: 
             <FormField id={fieldId('description')} label="Tell us about your project" error={errors.description}>
               <textarea id={fieldId('description')} name="description" rows={4} aria-invalid={errors.description ? true : undefined} aria-describedby={describedBy('description')} onChange={() => clearError('description')} className={controlClass} />
             </FormField>
+          </div>
+          <div className="flex items-start gap-3 sm:col-span-2">
+            <input id={fieldId('smsConsent')} name="smsConsent" type="checkbox" className="mt-1 size-4 shrink-0 rounded border-slate-400 text-accent-700" />
+            <label htmlFor={fieldId('smsConsent')} className="text-sm text-slate-700">
+              {smsConsentWording(company.name)}
+            </label>
           </div>
           {/* Honeypot: invisible to people and screen readers; bots fill it in. */}
           <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
