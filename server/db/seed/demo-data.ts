@@ -827,6 +827,9 @@ export async function seedDemoData(db: Database, options: SeedDemoOptions = {}):
       };
     });
     await insertRows(tx, adminNotifications, notifications, 500);
+    // Demo data sends nothing: the work orders just inserted queued themselves for the messaging
+    // planner (a trigger on work_orders, decision 021-a); that queue is emptied before the commit.
+    await tx.execute(sql`delete from message_triggers`);
 
     return {
       customers: customerRows.length,
