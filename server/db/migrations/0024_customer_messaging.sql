@@ -83,8 +83,6 @@ CREATE INDEX "messages_sending_idx" ON "messages" USING btree ("claimed_until") 
 CREATE INDEX "messages_work_order_idx" ON "messages" USING btree ("work_order_id","created_at");--> statement-breakpoint
 CREATE INDEX "messages_customer_idx" ON "messages" USING btree ("customer_id","created_at");--> statement-breakpoint
 CREATE INDEX "customers_phone_last10_idx" ON "customers" USING btree ("phone_last10");--> statement-breakpoint
-INSERT INTO messaging_settings (id) VALUES (1) ON CONFLICT DO NOTHING;
---> statement-breakpoint
 CREATE FUNCTION message_triggers_enqueue() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO message_triggers (work_order_id) VALUES (NEW.id);

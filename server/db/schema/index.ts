@@ -694,7 +694,7 @@ export const messageTemplates = pgTable(
   (table) => [check('message_templates_type_check', oneOf(sql`${table.type}`, messageTypes))],
 );
 
-/** One row (id 1): how long before a visit the reminder goes, and the quiet hours for texts (company time). */
+/** One row (id 1) once an admin saves them: how long before a visit the reminder goes, and the quiet hours for texts (company time). No row: the defaults (a fresh database stays empty, as a restore requires). */
 export const messagingSettings = pgTable(
   'messaging_settings',
   {
