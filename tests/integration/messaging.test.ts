@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmsRejectedError, type SmsMessage, type SmsSender } from '#server/adapters/sms/sms-sender.ts';
 import { customers, customerMessageConsents, technicians, workOrders } from '#server/db/schema/index.ts';
 import { retryDelaysMinutes } from '#server/modules/email/index.ts';
-import { createMessagingRunner } from '#server/modules/messaging/index.ts';
+import { createMessagingRepository, createMessagingRunner } from '#server/modules/messaging/index.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
 import { smsOptOutSuffix } from '#shared/messaging.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
@@ -368,8 +368,10 @@ describe('planning and sending from work-order changes', () => {
     const workOrder = await newWorkOrder(customer.id);
     await schedule(workOrder, today, '14:00');
     await run();
-    const response = await api('POST', `/api/admin/work-orders/${workOrder}/en-route`);
+    // A dispatcher marks it for the technician.
+    const response = await api('POST', `/api/admin/work-orders/${workOrder}/en-route`, undefined, { cookie: dispatcherCookie });
     expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().workOrder.enRouteAt).toBe(clock.toISOString());
     await run();
     await run();
     const onMyWay = (await messagesOf(workOrder)).filter((message) => message.type === 'on_my_way');
@@ -398,6 +400,25 @@ describe('planning and sending from work-order changes', () => {
     // In progress then completed: the unsent reminder is moot.
     expect(messages.filter((message) => message.type === 'appointment_reminder').map((message) => message.status)).toEqual(['cancelled']);
     expect((await emailsOf(workOrder)).at(-1)!.text_body).toContain('Replaced the run capacitor; cooling normally.');
+  });
+
+  it('a send cut short by a crash (claimed, never finished) is sent once after the lease runs out', async () => {
+    const customer = await newCustomer({ texts: true, email: null });
+    const workOrder = await newWorkOrder(customer.id);
+    await schedule(workOrder, addDays(today, 5), '10:00');
+    await context.app.messaging.planPending();
+    // Another instance claims the due text, then dies before sending it.
+    const claimed = await createMessagingRepository(db()).claimDue(clock, 100, 10);
+    expect(claimed.map((message) => message.workOrderId)).toContain(workOrder);
+    await context.app.messaging.dispatchDue();
+    expect(sms.to(customer.number)).toEqual([]);
+    clock = new Date(clock.getTime() + 10 * 60_000);
+    await context.app.messaging.dispatchDue();
+    await context.app.messaging.dispatchDue();
+    expect(sms.to(customer.number)).toHaveLength(1);
+    const text = (await messagesOf(workOrder)).find((message) => message.type === 'appointment_confirmed')!;
+    expect(text).toMatchObject({ status: 'sent', attempts: 1, provider_id: expect.stringMatching(/^SM/) });
+    clock = await localInstant(today, '12:00');
   });
 
   it('planners and senders running at once, and a second instance, send each message once', async () => {
