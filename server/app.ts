@@ -215,6 +215,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       messagingRepository: createMessagingRepository,
       workOrderRepository: createWorkOrderRepository,
       onQueued: () => messagingRunner.kick(),
+      timeZone: config.businessTimeZone,
       now,
     }),
   });

@@ -385,6 +385,24 @@ describe('planning and sending from work-order changes', () => {
     expect(audit).toBeDefined();
   });
 
+  it('"on my way" marked in the quiet hours goes by e-mail; the text is not sent the next morning', async () => {
+    const customer = await newCustomer({ texts: true });
+    const workOrder = await newWorkOrder(customer.id);
+    await schedule(workOrder, addDays(today, 1), '08:00');
+    clock = await localInstant(today, '21:30');
+    expect((await api('POST', `/api/admin/work-orders/${workOrder}/en-route`)).statusCode).toBe(200);
+    await run();
+    clock = await localInstant(addDays(today, 1), '08:00');
+    await run();
+    const onMyWay = (await messagesOf(workOrder)).filter((message) => message.type === 'on_my_way');
+    expect(onMyWay.map((message) => [message.channel, message.status])).toEqual([
+      ['email', 'sent'],
+      ['sms', 'skipped'],
+    ]);
+    expect(sms.to(customer.number).some((message) => message.body.includes('on the way'))).toBe(false);
+    clock = await localInstant(today, '12:00');
+  });
+
   it('a completed visit sends "visit completed" once', async () => {
     const customer = await newCustomer();
     const workOrder = await newWorkOrder(customer.id, 'Replace capacitor');
@@ -497,6 +515,12 @@ describe('the messaging routes', () => {
     expect(resent.json().message).toMatchObject({ type: 'appointment_confirmed', status: 'scheduled' });
     await run();
     expect((await emailsOf(workOrder)).map((email) => email.kind)).toEqual(['message_appointment_confirmed', 'message_appointment_confirmed']);
+
+    // The outbox gives up on the e-mail: the history says so.
+    await db().execute(sql`update outbound_emails set status = 'failed', last_error = '550 mailbox unavailable'
+                           where id = (select email_id from messages where id = ${confirmation.id})`);
+    const failed = (await api('GET', `/api/admin/work-orders/${workOrder}/messages`)).json().messages.find((message: { id: string }) => message.id === confirmation.id);
+    expect(failed).toMatchObject({ status: 'failed', lastError: '550 mailbox unavailable', sentAt: null });
 
     const profile = await api('GET', `/api/admin/customers/${customer.id}/messaging`);
     expect(profile.statusCode).toBe(200);

@@ -19,6 +19,9 @@ import type { ClaimedMessage, MessagingRepository, SendingContext } from './mess
 /** A claimed message is another sender's for this long; far longer than one send lasts (the SMS sender's timeouts end a hung send in seconds). */
 export const messageLeaseMinutes = 10;
 
+/** An "on my way" not sent within this long of being planned is skipped. */
+export const onMyWayUsefulMinutes = 120;
+
 export type DispatchOutcome = 'sent' | 'retry' | 'failed' | 'skipped' | 'cancelled' | 'lost';
 
 export type Dispatcher = {
@@ -82,6 +85,10 @@ export function createDispatcher(options: {
       if (context.workOrderStatus === null) return end(message, 'cancelled', 'the work order was deleted', now);
       const isOpen = context.workOrderStatus === 'pending' || context.workOrderStatus === 'scheduled';
       if (!isOpen || appointmentVersionOf(context) !== message.appointmentVersion) return end(message, 'cancelled', 'the appointment changed before this was sent', now);
+    }
+    // "On my way" that could not go soon after the mark (quiet hours, an outage) would only confuse.
+    if (message.type === 'on_my_way' && now.getTime() - message.createdAt.getTime() > onMyWayUsefulMinutes * 60_000) {
+      return end(message, 'skipped', 'too late to be useful (the technician was on the way long ago)', now);
     }
     const consents = await messaging.consentsOf([message.customerId]);
     const consent = consents.find((row) => row.channel === message.channel);

@@ -65,6 +65,8 @@ export type ClaimedMessage = {
   appointmentVersion: string | null;
   attempts: number;
   claimedUntil: Date;
+  /** When it was planned. */
+  createdAt: Date;
 };
 
 export type SendingContext = {
@@ -121,9 +123,17 @@ export function sqlQuietAdjusted(instant: Date, settings: MessagingSettings, tim
     from (select (${at} at time zone ${timeZone})::time as t, (${at} at time zone ${timeZone})::date as d) as local)`;
 }
 
-const historyColumns = sql`m.id, m.type, m.channel, m.status, m.recipient, m.customer_id as "customerId", m.work_order_id as "workOrderId",
-  w.work_order_number as "workOrderNumber", m.appointment_version as "appointmentVersion", m.send_at as "sendAt", m.sent_at as "sentAt",
-  m.attempts, m.last_error as "lastError", m.subject, m.body, m.created_at as "createdAt"`;
+/**
+ * A message as staff see it. An e-mail is 'sent' once the outbox has it; if the outbox then fails
+ * to deliver it for good, the history says failed, with the outbox's error.
+ */
+const historyColumns = sql`m.id, m.type, m.channel,
+  case when e.status = 'failed' then 'failed' else m.status end as status,
+  m.recipient, m.customer_id as "customerId", m.work_order_id as "workOrderId",
+  w.work_order_number as "workOrderNumber", m.appointment_version as "appointmentVersion", m.send_at as "sendAt",
+  case when e.status = 'failed' then null when e.status = 'sent' then e.sent_at else m.sent_at end as "sentAt",
+  m.attempts, coalesce(m.last_error, case when e.status = 'failed' then e.last_error end) as "lastError", m.subject, m.body, m.created_at as "createdAt"`;
+const historyFrom = sql`messages m left join work_orders w on w.id = m.work_order_id left join outbound_emails e on e.id = m.email_id`;
 
 function toHistory(row: HistoryRow): HistoryRow {
   return { ...row, sendAt: asDate(row.sendAt)!, sentAt: asDate(row.sentAt), createdAt: asDate(row.createdAt)! };
@@ -248,8 +258,8 @@ export function createMessagingRepository(db: DbExecutor) {
           for update skip locked
         )
         returning id, type, channel, customer_id as "customerId", work_order_id as "workOrderId", recipient,
-                  appointment_version as "appointmentVersion", attempts, claimed_until as "claimedUntil"`);
-      return result.rows.map((row) => ({ ...row, claimedUntil: asDate(row.claimedUntil)! }));
+                  appointment_version as "appointmentVersion", attempts, claimed_until as "claimedUntil", created_at as "createdAt"`);
+      return result.rows.map((row) => ({ ...row, claimedUntil: asDate(row.claimedUntil)!, createdAt: asDate(row.createdAt)! }));
     },
 
     /** Gives claimed rows back (a closing sender that did not start them). */
@@ -336,21 +346,21 @@ export function createMessagingRepository(db: DbExecutor) {
 
     async historyOfWorkOrder(workOrderId: string, limit = 200): Promise<HistoryRow[]> {
       const result = await db.execute<HistoryRow>(sql`
-        select ${historyColumns} from messages m left join work_orders w on w.id = m.work_order_id
+        select ${historyColumns} from ${historyFrom}
         where m.work_order_id = ${workOrderId}::uuid order by m.created_at desc, m.id desc limit ${limit}`);
       return result.rows.map(toHistory);
     },
 
     async historyOfCustomer(customerId: string, limit = 200): Promise<HistoryRow[]> {
       const result = await db.execute<HistoryRow>(sql`
-        select ${historyColumns} from messages m left join work_orders w on w.id = m.work_order_id
+        select ${historyColumns} from ${historyFrom}
         where m.customer_id = ${customerId}::uuid order by m.created_at desc, m.id desc limit ${limit}`);
       return result.rows.map(toHistory);
     },
 
     async findMessage(id: string): Promise<(HistoryRow & { dedupeKey: string }) | undefined> {
       const result = await db.execute<HistoryRow & { dedupeKey: string }>(sql`
-        select ${historyColumns}, m.dedupe_key as "dedupeKey" from messages m left join work_orders w on w.id = m.work_order_id where m.id = ${id}::uuid`);
+        select ${historyColumns}, m.dedupe_key as "dedupeKey" from ${historyFrom} where m.id = ${id}::uuid`);
       const row = result.rows[0];
       return row ? { ...toHistory(row), dedupeKey: row.dedupeKey } : undefined;
     },
@@ -380,7 +390,7 @@ export function createMessagingRepository(db: DbExecutor) {
 
     async fetchById(id: string): Promise<HistoryRow | undefined> {
       const result = await db.execute<HistoryRow>(sql`
-        select ${historyColumns} from messages m left join work_orders w on w.id = m.work_order_id where m.id = ${id}::uuid`);
+        select ${historyColumns} from ${historyFrom} where m.id = ${id}::uuid`);
       const row = result.rows[0];
       return row ? toHistory(row) : undefined;
     },

@@ -67,9 +67,11 @@ export function createMessagingService(options: {
   workOrderRepository: RepositoryFactory<WorkOrderRepository>;
   /** Told after a commit that queued something (the runner's kick). */
   onQueued: () => void;
+  /** The company's time zone: a resent text respects the quiet hours too. */
+  timeZone: string;
   now?: () => Date;
 }) {
-  const { db, messagingRepository, workOrderRepository, onQueued } = options;
+  const { db, messagingRepository, workOrderRepository, onQueued, timeZone } = options;
   const now = options.now ?? (() => new Date());
   const repository = messagingRepository(db);
 
@@ -164,11 +166,11 @@ export function createMessagingService(options: {
               dedupeKey: `${original.dedupeKey}:resend:${randomUUID()}`,
               appointmentVersion: original.appointmentVersion,
               sendAt: at,
-              respectsQuietHours: false,
+              respectsQuietHours: original.channel === 'sms',
             },
           ],
           await messaging.settings(),
-          'UTC',
+          timeZone,
           at,
         );
         if (original.customerId) {
