@@ -561,3 +561,16 @@ describe('the messaging routes', () => {
     expect(at(reminder.send_at)).toBe((await localInstant(addDays(today, 3), '10:00')).getTime());
   });
 });
+
+describe('the running runner', () => {
+  it('plans and sends on its own when a work order changes (the trigger, NOTIFY, the change feed, a kick)', async () => {
+    const customer = await newCustomer();
+    const workOrder = await newWorkOrder(customer.id);
+    // Started with a sweep far away: only the change feed can start the next run.
+    context.app.messaging.start(3_600_000);
+    await context.app.messaging.idle();
+    await schedule(workOrder, addDays(today, 5), '10:00');
+    await expect.poll(async () => (await emailsOf(workOrder)).map((email) => email.kind), { timeout: 10_000, interval: 50 }).toEqual(['message_appointment_confirmed']);
+    await context.app.messaging.idle();
+  });
+});
