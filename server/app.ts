@@ -201,14 +201,9 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     timeZone: config.businessTimeZone,
     log: app.log,
     now,
+    changes: changeFeed,
   });
   app.addHook('onClose', () => messagingRunner.stop());
-  changeFeed.subscribe({
-    onChange: (change) => {
-      if (change.topic === 'work_orders') messagingRunner.kick();
-    },
-    onResync: () => messagingRunner.kick(),
-  });
   await app.register(messagingRoutes, {
     messaging: createMessagingService({
       db: database.db,

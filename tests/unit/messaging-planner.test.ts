@@ -101,6 +101,6 @@ describe('recipientFor', () => {
     expect(recipientFor('sms', { ...contact, phone: '555' }, optedIn)).toBeNull();
     expect(recipientFor('sms', contact, { ...optedIn, undeliverableAt: now, undeliverableNumber: '+18432712001' })).toBeNull();
     expect(recipientFor('sms', contact, { ...optedIn, undeliverableAt: now, undeliverableNumber: '+18439999999' })).toBe('+18432712001');
-    expect(recipientFor('email', contact, { ...optedIn, channel: 'email', status: 'opted_out' })).toBeNull();
+    expect(recipientFor('email', contact, { ...optedIn, status: 'opted_out' })).toBeNull();
   });
 });

@@ -28,6 +28,11 @@ export function createMessagingRunner(options: {
   now?: () => Date;
   batchSize?: number;
   drainMs?: number;
+  /**
+   * The instance's change feed (table changes committed by any instance): once started, a change
+   * of work_orders runs the planner at once instead of at the next sweep.
+   */
+  changes?: { subscribe: (subscriber: { onChange: (change: { topic: string }) => void; onResync: () => void }) => () => void };
 }) {
   const { db, log, timeZone } = options;
   const now = options.now ?? (() => new Date());
@@ -41,6 +46,7 @@ export function createMessagingRunner(options: {
   let isStopping = false;
   let isStarted = false;
   let timer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
 
   /** Plans every queued work order, a batch per transaction. */
   async function planPending(): Promise<{ workOrders: number; inserted: number }> {
@@ -107,11 +113,18 @@ export function createMessagingRunner(options: {
       isStarted = true;
       timer = setInterval(kick, intervalMs);
       timer.unref();
+      unsubscribe = options.changes?.subscribe({
+        onChange: (change) => {
+          if (change.topic === 'work_orders') kick();
+        },
+        onResync: kick,
+      });
       kick();
     },
     async stop(): Promise<void> {
       isStopping = true;
       if (timer) clearInterval(timer);
+      unsubscribe?.();
       const inFlight = running;
       if (!inFlight) return;
       let timeout: NodeJS.Timeout | undefined;
