@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SmsRejectedError, type SmsMessage, type SmsSender } from '#server/adapters/sms/sms-sender.ts';
 import { customers, customerMessageConsents, technicians, workOrders } from '#server/db/schema/index.ts';
 import { retryDelaysMinutes } from '#server/modules/email/index.ts';
@@ -571,6 +571,49 @@ describe('the running runner', () => {
     await context.app.messaging.idle();
     await schedule(workOrder, addDays(today, 5), '10:00');
     await expect.poll(async () => (await emailsOf(workOrder)).map((email) => email.kind), { timeout: 10_000, interval: 50 }).toEqual(['message_appointment_confirmed']);
-    await context.app.messaging.idle();
+    await context.app.messaging.stop();
+  });
+
+  it('a close lets the text in flight finish and gives back the claimed texts it did not start', async () => {
+    const customer = await newCustomer({ texts: true, email: null });
+    let release: () => void = () => undefined;
+    const calls: SmsMessage[] = [];
+    const blocking: SmsSender = {
+      kind: 'api',
+      send: (message) => {
+        calls.push(message);
+        return new Promise((resolve) => (release = () => resolve({ providerId: 'SM-blocked' })));
+      },
+    };
+    const runner = createMessagingRunner({ db: db(), outbox: context.app.emailOutbox, sms: blocking, company: context.config.company, timeZone, log: context.app.log, now: () => clock });
+    const ids = await createMessagingRepository(db()).insertMessages(
+      ['first', 'second'].map((name) => ({
+        type: 'visit_completed' as const,
+        channel: 'sms' as const,
+        customerId: customer.id,
+        workOrderId: null,
+        recipient: customer.number,
+        dedupeKey: `drain-${name}`,
+        appointmentVersion: null,
+        sendAt: new Date(clock.getTime() - (name === 'first' ? 2 : 1) * 60_000),
+        respectsQuietHours: false,
+      })),
+      { reminderLeadHours: 24, quietStart: '21:00', quietEnd: '08:00' },
+      timeZone,
+      clock,
+    );
+    runner.start(3_600_000);
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    const stopping = runner.stop();
+    release();
+    await stopping;
+    const states = await rows<{ dedupe_key: string; status: string; claimed_until: unknown }>(
+      sql`select dedupe_key, status, claimed_until from messages where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) order by dedupe_key`,
+    );
+    expect(states).toEqual([
+      { dedupe_key: 'drain-first', status: 'sent', claimed_until: null },
+      { dedupe_key: 'drain-second', status: 'scheduled', claimed_until: null },
+    ]);
+    expect(calls).toHaveLength(1);
   });
 });
