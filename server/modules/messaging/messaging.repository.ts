@@ -67,6 +67,7 @@ export type ClaimedMessage = {
   claimedUntil: Date;
   /** When it was planned. */
   createdAt: Date;
+  sendAt: Date;
 };
 
 export type SendingContext = {
@@ -258,8 +259,11 @@ export function createMessagingRepository(db: DbExecutor) {
           for update skip locked
         )
         returning id, type, channel, customer_id as "customerId", work_order_id as "workOrderId", recipient,
-                  appointment_version as "appointmentVersion", attempts, claimed_until as "claimedUntil", created_at as "createdAt"`);
-      return result.rows.map((row) => ({ ...row, claimedUntil: asDate(row.claimedUntil)!, createdAt: asDate(row.createdAt)! }));
+                  appointment_version as "appointmentVersion", attempts, claimed_until as "claimedUntil", created_at as "createdAt", send_at as "sendAt"`);
+      // RETURNING keeps no order: the longest due first.
+      return result.rows
+        .map((row) => ({ ...row, claimedUntil: asDate(row.claimedUntil)!, createdAt: asDate(row.createdAt)!, sendAt: asDate(row.sendAt)! }))
+        .sort((a, b) => a.sendAt.getTime() - b.sendAt.getTime());
     },
 
     /** Gives claimed rows back (a closing sender that did not start them). */
