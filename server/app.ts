@@ -211,6 +211,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       workOrderRepository: createWorkOrderRepository,
       onQueued: () => messagingRunner.kick(),
       timeZone: config.businessTimeZone,
+      outbox: emailOutbox,
       now,
     }),
   });

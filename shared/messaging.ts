@@ -257,6 +257,9 @@ export const messageTemplateSchema = z.object({
 export type StoredMessageTemplate = z.infer<typeof messageTemplateSchema>;
 
 export const messageTemplateParamsSchema = z.object({ type: z.enum(messageTypes) });
+/** "Send me a test": the template as edited (not yet saved), rendered with the sample values to the signed-in admin. */
+export const messageTemplateTestSchema = messageTemplateUpdateSchema;
+export const messageTemplateTestResponseSchema = z.object({ sentTo: z.string(), subject: z.string() });
 export const messageTemplateListResponseSchema = z.object({
   templates: z.array(messageTemplateSchema),
   variables: z.array(z.object({ name: z.string(), label: z.string(), sample: z.string() })),

@@ -551,6 +551,21 @@ describe('the messaging routes', () => {
     expect(settings.statusCode, settings.body).toBe(200);
     expect((await api('GET', '/api/admin/settings/messaging')).json().settings).toEqual({ reminderLeadHours: 48, quietStart: '20:00', quietEnd: '09:00' });
 
+    // "Send me a test": the edited, unsaved template with the sample values, to the admin.
+    const test = await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', {
+      subject: 'Soon: {{appointment.date}}', emailBody: 'Hi {{customer.firstName}}, {{technician.firstName}} comes {{appointment.window}}.', smsBody: 'See you {{appointment.date}}',
+    });
+    expect(test.statusCode, test.body).toBe(200);
+    expect(test.json()).toEqual({ sentTo: 'staff@example.com', subject: '[Test] Soon: Tuesday, December 1' });
+    const [testEmail] = await rows<{ recipients: string[]; text_body: string }>(sql`select recipients, text_body from outbound_emails where kind = 'message_test_appointment_reminder'`);
+    expect(testEmail!.recipients).toEqual(['staff@example.com']);
+    expect(testEmail!.text_body).toContain('Hi Dana, Mike comes 8:00 AM – 10:00 AM.');
+    expect(testEmail!.text_body).toContain(`See you Tuesday, December 1${smsOptOutSuffix}`);
+    expect((await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', { subject: 'x', emailBody: '{{nope}}', smsBody: 'y' })).statusCode).toBe(400);
+    expect(
+      (await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', { subject: 'x', emailBody: 'y', smsBody: 'z' }, { cookie: dispatcherCookie })).statusCode,
+    ).toBe(403);
+
     const customer = await newCustomer();
     const workOrder = await newWorkOrder(customer.id);
     await schedule(workOrder, addDays(today, 5), '10:00');

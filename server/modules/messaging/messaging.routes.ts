@@ -11,11 +11,14 @@ import {
   messageTemplateListResponseSchema,
   messageTemplateParamsSchema,
   messageTemplateResponseSchema,
+  messageTemplateTestResponseSchema,
+  messageTemplateTestSchema,
   messageTemplateUpdateSchema,
   messagingSettingsResponseSchema,
   messagingSettingsSchema,
 } from '#shared/messaging.ts';
 import { workOrderResponseSchema } from '#shared/work-order.ts';
+import { AppError } from '#server/errors.ts';
 import { actorOf } from '#server/modules/audit/index.ts';
 import type { MessagingService } from './messaging.service.ts';
 
@@ -66,6 +69,16 @@ export async function messagingRoutes(app: FastifyInstance, { messaging }: { mes
     '/api/admin/settings/message-templates/:type',
     { schema: { params: messageTemplateParamsSchema, body: messageTemplateUpdateSchema, response: { 200: messageTemplateResponseSchema } } },
     async (request) => messaging.saveTemplate(request.params.type, request.body, actorOf(request)),
+  );
+
+  routes.post(
+    '/api/admin/settings/message-templates/:type/test',
+    { schema: { params: messageTemplateParamsSchema, body: messageTemplateTestSchema, response: { 200: messageTemplateTestResponseSchema } } },
+    async (request) => {
+      const user = request.staffUser;
+      if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in.');
+      return messaging.sendTest(request.params.type, request.body, user.email);
+    },
   );
 
   routes.get('/api/admin/settings/messaging', { schema: { response: { 200: messagingSettingsResponseSchema } } }, async () => messaging.settings());

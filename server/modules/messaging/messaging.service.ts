@@ -4,11 +4,14 @@ import { withTransaction, type Database, type RepositoryFactory } from '#server/
 import { workOrders as workOrdersTable } from '#server/db/schema/index.ts';
 import { AppError } from '#server/errors.ts';
 import { recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
+import type { EmailOutbox } from '#server/modules/email/index.ts';
 import { changeWorkOrderAudited, workOrderId, type WorkOrderRepository } from '#server/modules/work-orders/index.ts';
 import type { WorkOrder } from '#shared/work-order.ts';
 import {
   defaultMessageTemplates,
   messageChannels,
+  renderMessage,
+  sampleMessageVariables,
   messageTypes,
   messageVariableNames,
   messageVariables,
@@ -69,9 +72,11 @@ export function createMessagingService(options: {
   onQueued: () => void;
   /** The company's time zone: a resent text respects the quiet hours too. */
   timeZone: string;
+  /** Where "send me a test" e-mails go out. */
+  outbox: Pick<EmailOutbox, 'enqueue' | 'kick'>;
   now?: () => Date;
 }) {
-  const { db, messagingRepository, workOrderRepository, onQueued, timeZone } = options;
+  const { db, messagingRepository, workOrderRepository, onQueued, timeZone, outbox } = options;
   const now = options.now ?? (() => new Date());
   const repository = messagingRepository(db);
 
@@ -212,6 +217,16 @@ export function createMessagingService(options: {
         await recordAudit(tx, { actor, entityType: 'settings', entityId: `message_template:${type}`, entityLabel: `Message template: ${type}`, action: 'updated' });
       });
       return { template: (await templatesList()).find((stored) => stored.type === type)! };
+    },
+
+    /** "Send me a test": the edited template with the sample values, by e-mail to the admin who asks (the text's body is added below the e-mail's). */
+    async sendTest(type: MessageType, template: MessageTemplateUpdate, to: string): Promise<{ sentTo: string; subject: string }> {
+      const rendered = renderMessage(template, sampleMessageVariables);
+      const subject = `[Test] ${rendered.subject}`;
+      const text = `${rendered.emailBody}\n\n---\nThe text message of this template, with the sample values:\n\n${rendered.smsBody}\n`;
+      await outbox.enqueue(db, [{ recipients: [to], subject, text, relatedType: 'message_template', kind: `message_test_${type}` }]);
+      outbox.kick();
+      return { sentTo: to, subject };
     },
 
     settings: async (): Promise<{ settings: MessagingSettings }> => ({ settings: await repository.settings() }),
