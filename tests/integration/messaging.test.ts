@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SmsRejectedError, type SmsMessage, type SmsSender } from '#server/adapters/sms/sms-sender.ts';
+import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
 import { customers, customerMessageConsents, technicians, workOrders } from '#server/db/schema/index.ts';
 import { retryDelaysMinutes } from '#server/modules/email/index.ts';
 import { createMessagingRepository, createMessagingRunner } from '#server/modules/messaging/index.ts';
@@ -131,6 +132,14 @@ async function messagesOf(workOrderId: string): Promise<MessageRow[]> {
 async function emailsOf(workOrderId: string): Promise<{ recipients: string[]; subject: string; text_body: string; kind: string }[]> {
   return rows(sql`select e.recipients, e.subject, e.text_body, e.kind from outbound_emails e join messages m on m.email_id = e.id
                   where m.work_order_id = ${workOrderId} order by e.created_at, e.subject`);
+}
+
+/** A second connection pool on the test's PostgreSQL database (TEST_DATABASE_URL names its server). */
+async function openSecondPool(): Promise<DatabaseHandle> {
+  const [row] = await rows<{ name: string }>(sql`select current_database() as name`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${row!.name}`;
+  return openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 });
 }
 
 async function run(): Promise<void> {
@@ -443,8 +452,11 @@ describe('planning and sending from work-order changes', () => {
     const batch = await Promise.all([0, 1, 2, 3, 4].map(() => newCustomer({ texts: true })));
     const orders = await Promise.all(batch.map((customer) => newWorkOrder(customer.id)));
     for (const order of orders) await schedule(order, addDays(today, 5), '11:00');
+    // On PostgreSQL the second instance has its own pool on the same database, as another server
+    // would; the embedded database has one connection, so there it shares the handle.
+    const secondDatabase = context.database.kind === 'postgres' ? await openSecondPool() : undefined;
     const second = createMessagingRunner({
-      db: db(),
+      db: secondDatabase?.db ?? db(),
       outbox: context.app.emailOutbox,
       sms,
       company: context.config.company,
@@ -466,6 +478,7 @@ describe('planning and sending from work-order changes', () => {
       expect(sms.to(batch[index]!.number)).toHaveLength(1);
     }
     await second.stop();
+    await secondDatabase?.close();
   });
 });
 
