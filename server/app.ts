@@ -21,6 +21,15 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { createDashboardService } from './modules/dashboard/dashboard.service.ts';
 import { createCustomerService } from './modules/customers/customer.service.ts';
 import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbox.ts';
+import type { SmsSender } from './adapters/sms/sms-sender.ts';
+import {
+  createMessagingRepository,
+  createMessagingRunner,
+  createMessagingService,
+  messagingRoutes,
+  unconfiguredSmsSender,
+  type MessagingRunner,
+} from './modules/messaging/index.ts';
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
 import { createNotificationRepository } from './modules/notifications/notification.repository.ts';
 import { createEstimateService } from './modules/estimates/estimate.service.ts';
@@ -73,12 +82,14 @@ export type AppDependencies = {
   liveStreamLimits?: Partial<LiveStreamLimits>;
   /** Told about every route as it is registered (tests enumerate the admin routes with it). */
   onRoute?: (route: RouteOptions) => void;
-  /** The clock of the login throttle and the sessions (tests move time forward instead of sleeping). */
+  /** The clock of the login throttle, the sessions and customer messaging (tests move time forward instead of sleeping). */
   now?: () => Date;
+  /** Where texts go (tests pass a recording sender). */
+  smsSender?: SmsSender;
 };
 
 /** Builds the whole application (plugins, then modules). Never listens: main.ts and tests do. */
-export async function buildApp({ config, database, logger, logStream, serveClient = true, liveStreamLimits, onRoute, now }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, logStream, serveClient = true, liveStreamLimits, onRoute, now, smsSender }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logStream ? loggerOptions(config.logLevel, logStream) : (logger ?? loggerOptions(config.logLevel)),
     genReqId: requestIdFor,
@@ -180,6 +191,30 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     }),
     timeZone: config.businessTimeZone,
   });
+  // Customer messaging (decision 021-a): planned from work orders' changes (a trigger queues them;
+  // the change feed pokes the runner on another instance's commits too), sent by e-mail and text.
+  const messagingRunner = createMessagingRunner({
+    db: database.db,
+    outbox: emailOutbox,
+    sms: smsSender ?? unconfiguredSmsSender,
+    company: config.company,
+    timeZone: config.businessTimeZone,
+    log: app.log,
+    now,
+    changes: changeFeed,
+  });
+  app.addHook('onClose', () => messagingRunner.stop());
+  await app.register(messagingRoutes, {
+    messaging: createMessagingService({
+      db: database.db,
+      messagingRepository: createMessagingRepository,
+      workOrderRepository: createWorkOrderRepository,
+      onQueued: () => messagingRunner.kick(),
+      timeZone: config.businessTimeZone,
+      outbox: emailOutbox,
+      now,
+    }),
+  });
   await app.register(calendarRoutes, {
     calendar: createCalendarService({
       db: database.db,
@@ -256,6 +291,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
 
   app.decorate('authService', auth);
   app.decorate('emailOutbox', emailOutbox);
+  app.decorate('messaging', messagingRunner);
   app.decorate('changeFeed', changeFeed);
   app.decorate('geocoding', geocoding);
   return app;
@@ -265,6 +301,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     authService: ReturnType<typeof createAuthService>;
     emailOutbox: EmailOutbox;
+    messaging: MessagingRunner;
     changeFeed: ChangeFeed;
     geocoding: GeocodingService;
   }

@@ -60,6 +60,7 @@ export async function startServer(config: AppConfig, opening: DatabaseOpening = 
     purge.unref();
 
     app.emailOutbox.start();
+    app.messaging.start();
     const address = await app.listen({ port: config.port, host: config.host });
     const running = app;
     stopAfterDatabaseLoss = () => void running.close().catch(() => undefined);

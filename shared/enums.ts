@@ -54,3 +54,24 @@ export const aiLeadStatuses = ['new', 'converted'] as const;
 /** Issue 10: an admin may do everything; a dispatcher everything except staff accounts and settings. */
 export const staffRoles = ['admin', 'dispatcher'] as const;
 export type StaffRole = (typeof staffRoles)[number];
+
+/** Issue 18 (decision 021-a): customer messages, their channels and states, and consent. */
+export const messageTypes = [
+  'appointment_confirmed',
+  'appointment_rescheduled',
+  'appointment_cancelled',
+  'appointment_reminder',
+  'on_my_way',
+  'visit_completed',
+  'estimate_received',
+] as const;
+export type MessageType = (typeof messageTypes)[number];
+export const messageChannels = ['email', 'sms'] as const;
+export type MessageChannel = (typeof messageChannels)[number];
+/** scheduled → sending → sent / failed / skipped; or cancelled before it is sent. */
+export const messageStatuses = ['scheduled', 'sending', 'sent', 'failed', 'skipped', 'cancelled'] as const;
+export type MessageStatus = (typeof messageStatuses)[number];
+export const consentStatuses = ['opted_in', 'opted_out'] as const;
+export type ConsentStatus = (typeof consentStatuses)[number];
+export const consentSources = ['form', 'staff', 'reply', 'default'] as const;
+export type ConsentSource = (typeof consentSources)[number];

@@ -305,6 +305,10 @@ export const workOrderSchema = z.object({
   ...serviceAddressAnswerFields,
   /** A chat booking's stored customer with the same phone or e-mail, until staff decide (decision 018-a). */
   possibleCustomerId: z.string().nullable(),
+  /** The last en-route mark ("on my way" went to the customer; issue 18). */
+  enRouteAt: z.string().nullable(),
+  /** When the customer confirmed the appointment (a reply of C to the reminder; issue 18). */
+  customerConfirmedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

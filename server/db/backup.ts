@@ -26,8 +26,13 @@ import type { Database, DatabaseHandle } from './client.ts';
 export const backupFormat = 'lowcountry-hvac-backup';
 export const backupFormatVersion = 1;
 
-/** Rows whose content triggers derive from other tables: loaded after those, replacing what the triggers wrote. */
-const derivedTables = new Set(['customer_work_order_counts', 'work_order_status_counts']);
+/**
+ * Rows whose content triggers derive from other tables: loaded after those, replacing what the
+ * triggers wrote. message_triggers is the messaging planner's queue, filled by a trigger on
+ * work_orders: loading the work orders would queue every one of them (and plan a confirmation for
+ * every scheduled visit); as a derived table it ends holding exactly what it held at the backup.
+ */
+const derivedTables = new Set(['customer_work_order_counts', 'work_order_status_counts', 'message_triggers']);
 
 /**
  * The archive and its temporary files are readable by their owner only: a backup holds every
@@ -77,7 +82,7 @@ export async function schemaTables(db: Executor): Promise<TableInfo[]> {
     db,
     sql`select c.relname as name,
                array(select a.attname::text from pg_attribute a
-                      where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped order by a.attnum) as columns,
+                      where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = '' order by a.attnum) as columns,
                array(select a.attname::text from pg_index i
                        join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
                       where i.indrelid = c.oid and i.indisprimary
@@ -455,10 +460,12 @@ export async function restoreBackup(options: { database: DatabaseHandle; uploads
       for (const table of manifest.tables) {
         const identifier = sql.identifier(table.name);
         if (derivedTables.has(table.name)) await tx.execute(sql`delete from ${identifier}`);
+        const columnList = sql.join(table.columns.map((column) => sql.identifier(column)), sql`, `);
         let batch: string[] = [];
         const flush = async () => {
           if (batch.length === 0) return;
-          await tx.execute(sql`insert into ${identifier} select * from json_populate_recordset(null::${identifier}, ${`[${batch.join(',')}]`}::json)`);
+          // Named columns: generated ones (customers.phone_last10) are neither dumped nor written.
+          await tx.execute(sql`insert into ${identifier} (${columnList}) select ${columnList} from json_populate_recordset(null::${identifier}, ${`[${batch.join(',')}]`}::json)`);
           batch = [];
         };
         let rows = 0;

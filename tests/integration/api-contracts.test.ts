@@ -41,6 +41,8 @@ const takesNoBody = new Set([
   'POST /api/admin/settings/integrations/:name/test',
   'POST /api/admin/geocoding/batches/:id/resume',
   'POST /api/admin/customers/:id/photos',
+  'POST /api/admin/work-orders/:id/en-route',
+  'POST /api/admin/messages/:id/resend',
 ]);
 
 /**

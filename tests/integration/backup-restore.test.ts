@@ -98,6 +98,13 @@ describe('backup and restore', () => {
         'image/png',
         bytes.length,
       ]);
+      // Messaging (issue 18): a consent and a planned message come back as they were; the planner's
+      // queue (message_triggers, filled by the updates below) comes back as it was, not refilled by the load.
+      await database.query(`insert into customer_message_consents (customer_id, channel, status, source) values ($1, 'sms', 'opted_in', 'form')`, [customer!.id]);
+      await database.query(
+        `insert into messages (type, channel, customer_id, recipient, dedupe_key, send_at) values ('appointment_reminder', 'sms', $1, '+18432712001', 'backup-test', now())`,
+        [customer!.id],
+      );
       // A status that dropped to zero keeps its counter row: the restore must bring it back too.
       await database.query(`update work_orders set status = 'cancelled' where id = (select id from work_orders order by id limit 1)`);
       await database.query(`update work_orders set status = 'completed' where status = 'cancelled'`);
@@ -129,6 +136,8 @@ describe('backup and restore', () => {
     expect(manifest.files[0]!.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(expected.tables.work_orders!.length).toBe(160);
     expect(expected.tables.work_order_status_counts!.some((row) => JSON.parse(row).count === 0)).toBe(true);
+    expect(expected.tables.message_triggers!.length).toBeGreaterThan(0);
+    expect(expected.tables.message_triggers!.length).toBeLessThan(160);
   });
 
   it('restores into a new, empty target: every table, sequence and file the same', { timeout: 120_000 }, async () => {

@@ -220,12 +220,16 @@ describe('demo data', { timeout: 60_000 }, () => {
     expect(chat!.notifications).toBeGreaterThan(0);
   });
 
-  it('adds to a database that already has data and reuses its technicians', async () => {
+  it('adds to a database that already has data and reuses its technicians; queues no message for its work orders, and keeps what was queued', async () => {
+    expect((await database.query<{ count: number }>('select count(*)::int as count from message_triggers'))[0]!.count).toBe(0);
+    // A work order changed by staff is waiting for the messaging planner.
+    await database.query(`update work_orders set status = 'cancelled' where id = (select id from work_orders where status = 'scheduled' order by id limit 1)`);
     const again = await seedDemoData(database.db, { customers: 5, workOrders: 10, now });
     expect(again).toMatchObject({ customers: 5, workOrders: 10, technicians: 0 });
     const [counts] = await database.query<{ customers: number; technicians: number }>(
       'select (select count(*)::int from customers) as customers, (select count(*)::int from technicians) as technicians',
     );
     expect(counts).toEqual({ customers: 45, technicians: 3 });
+    expect((await database.query<{ count: number }>('select count(*)::int as count from message_triggers'))[0]!.count).toBe(1);
   });
 });

@@ -28,6 +28,7 @@ export async function createTestApp(
     onRoute?: AppDependencies['onRoute'];
     logStream?: NodeJS.WritableStream;
     now?: AppDependencies['now'];
+    smsSender?: AppDependencies['smsSender'];
   } = {},
 ): Promise<TestContext> {
   const config = testConfig(options.env);
@@ -41,6 +42,7 @@ export async function createTestApp(
     liveStreamLimits: options.liveStreamLimits,
     onRoute: options.onRoute,
     now: options.now,
+    smsSender: options.smsSender,
   });
   await app.ready();
   return {

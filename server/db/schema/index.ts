@@ -7,6 +7,7 @@ import {
   doublePrecision,
   index,
   bigint,
+  bigserial,
   integer,
   jsonb,
   numeric,
@@ -21,7 +22,12 @@ import {
 } from 'drizzle-orm/pg-core';
 import {
   aiLeadStatuses,
+  consentSources,
+  consentStatuses,
   customerTypes,
+  messageChannels,
+  messageStatuses,
+  messageTypes,
   estimateServiceTypes,
   estimateTimePreferences,
   geocodingStatuses,
@@ -215,10 +221,13 @@ export const customers = pgTable(
     geocodingError: text('geocoding_error'),
     /** ROOFTOP, RANGE_INTERPOLATED, GEOMETRIC_CENTER or APPROXIMATE (spec 001 section 5). */
     geocodingAccuracy: text('geocoding_accuracy'),
+    /** The phone's last ten digits, however it was typed: inbound texts find their customer by it (decision 021-a). */
+    phoneLast10: text('phone_last10').generatedAlwaysAs(sql`right(regexp_replace(phone, '[^0-9]', '', 'g'), 10)`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
+    index('customers_phone_last10_idx').on(table.phoneLast10),
     check('customers_type_check', oneOf(sql`${table.type}`, customerTypes)),
     check('customers_geocoding_status_check', oneOf(sql`${table.geocodingStatus}`, geocodingStatuses)),
     index('customers_name_idx').on(sql`lower(${table.name})`, table.id),
@@ -383,6 +392,10 @@ export const workOrders = pgTable(
     // A chat booking whose phone or e-mail matched a stored customer: that customer, until staff
     // choose "Same customer" or "New customer" (then null; decision 018-a).
     possibleCustomerId: uuid('possible_customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    /** When the technician (or the dispatcher for them) last marked the job en route: one "on my way" per mark (issue 18). */
+    enRouteAt: timestamp('en_route_at', { withTimezone: true }),
+    /** When the customer confirmed the appointment (a reply of C to the reminder; issue 18). */
+    customerConfirmedAt: timestamp('customer_confirmed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -581,6 +594,119 @@ export const outboundEmails = pgTable(
     index('outbound_emails_related_idx').on(table.relatedType, table.relatedId),
     index('outbound_emails_kind_created_at_idx').on(table.kind, table.createdAt).where(sql`${table.kind} is not null`),
     index('outbound_emails_finished_idx').on(table.createdAt).where(sql`${table.status} <> 'pending'`),
+  ],
+);
+
+// Customer messaging (issue 18, decision 021-a) -------------------------------------------------------
+
+/**
+ * Every customer message, one row per message per channel: the schedule (status 'scheduled' with
+ * its send_at) and the history (the rendered subject and body, the provider's id, the error). The
+ * planner inserts them from the work order's state; the dispatcher claims due rows with SKIP
+ * LOCKED and a lease. dedupe_key makes each message for one appointment version exist once.
+ */
+export const messages = pgTable(
+  'messages',
+  {
+    id: id(),
+    type: text('type').notNull(),
+    channel: text('channel').notNull(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    workOrderId: uuid('work_order_id').references(() => workOrders.id, { onDelete: 'set null' }),
+    /** An e-mail address or an E.164 number, as planned (the dispatcher uses the current one). */
+    recipient: text('recipient').notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    /** The appointment it is about: the company-local date, start and end ('2026-12-01 08:00-10:00'). */
+    appointmentVersion: text('appointment_version'),
+    status: text('status').notNull().default('scheduled'),
+    sendAt: timestamp('send_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** A claimed ('sending') row is another sender's until then; after it, it may be claimed again. */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    subject: text('subject'),
+    body: text('body'),
+    providerId: text('provider_id'),
+    emailId: uuid('email_id').references(() => outboundEmails.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('messages_dedupe_key_key').on(table.dedupeKey),
+    check('messages_type_check', oneOf(sql`${table.type}`, messageTypes)),
+    check('messages_channel_check', oneOf(sql`${table.channel}`, messageChannels)),
+    check('messages_status_check', oneOf(sql`${table.status}`, messageStatuses)),
+    index('messages_due_idx').on(table.sendAt).where(sql`${table.status} = 'scheduled'`),
+    index('messages_sending_idx').on(table.claimedUntil).where(sql`${table.status} = 'sending'`),
+    index('messages_work_order_idx').on(table.workOrderId, table.createdAt),
+    index('messages_customer_idx').on(table.customerId, table.createdAt),
+  ],
+);
+
+/**
+ * Work orders whose messages may need planning: a row trigger on work_orders (migration 0024)
+ * appends the id on insert and on changes of the schedule, status, technician or en-route mark, in
+ * the same transaction. The planner claims and deletes them. A queue, not data: a backup keeps it
+ * as it was (derived table), and the demo seed empties it.
+ */
+export const messageTriggers = pgTable('message_triggers', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  workOrderId: uuid('work_order_id').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Per customer and channel: opted in or out, how and when; a number that cannot take texts is marked. */
+export const customerMessageConsents = pgTable(
+  'customer_message_consents',
+  {
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    status: text('status').notNull(),
+    source: text('source').notNull(),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+    changedBy: uuid('changed_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+    /** The provider refused this number for good (not a mobile, invalid): no text to it until it changes. */
+    undeliverableAt: timestamp('undeliverable_at', { withTimezone: true }),
+    undeliverableNumber: text('undeliverable_number'),
+  },
+  (table) => [
+    primaryKey({ name: 'customer_message_consents_pkey', columns: [table.customerId, table.channel] }),
+    check('customer_message_consents_channel_check', oneOf(sql`${table.channel}`, messageChannels)),
+    check('customer_message_consents_status_check', oneOf(sql`${table.status}`, consentStatuses)),
+    check('customer_message_consents_source_check', oneOf(sql`${table.source}`, consentSources)),
+  ],
+);
+
+/** An admin's edit of a message type's template; without a row the built-in default (shared/messaging.ts) applies. */
+export const messageTemplates = pgTable(
+  'message_templates',
+  {
+    type: text('type').primaryKey(),
+    subject: text('subject').notNull(),
+    emailBody: text('email_body').notNull(),
+    smsBody: text('sms_body').notNull(),
+    updatedAt: updatedAt(),
+    updatedBy: uuid('updated_by').references(() => staffUsers.id, { onDelete: 'set null' }),
+  },
+  (table) => [check('message_templates_type_check', oneOf(sql`${table.type}`, messageTypes))],
+);
+
+/** One row (id 1) once an admin saves them: how long before a visit the reminder goes, and the quiet hours for texts (company time). No row: the defaults (a fresh database stays empty, as a restore requires). */
+export const messagingSettings = pgTable(
+  'messaging_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    reminderLeadHours: integer('reminder_lead_hours').notNull().default(24),
+    quietStart: time('quiet_start').notNull().default('21:00'),
+    quietEnd: time('quiet_end').notNull().default('08:00'),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('messaging_settings_single_row_check', sql`${table.id} = 1`),
+    check('messaging_settings_reminder_lead_check', sql`${table.reminderLeadHours} between 1 and 168`),
   ],
 );
 

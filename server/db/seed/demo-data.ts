@@ -827,6 +827,18 @@ export async function seedDemoData(db: Database, options: SeedDemoOptions = {}):
       };
     });
     await insertRows(tx, adminNotifications, notifications, 500);
+    // Demo data sends nothing: the work orders just inserted queued themselves for the messaging
+    // planner (a trigger on work_orders, decision 021-a); their entries leave the queue before the
+    // commit (all of it in a fresh database; only the seed's when adding to one with --force).
+    if (fresh) {
+      await tx.execute(sql`delete from message_triggers`);
+    } else {
+      const seededIds = workOrderBuild.workOrders.map((workOrder) => workOrder.id);
+      for (let start = 0; start < seededIds.length; start += 1000) {
+        const chunk = seededIds.slice(start, start + 1000).map((id) => sql`${id}::uuid`);
+        await tx.execute(sql`delete from message_triggers where work_order_id in (${sql.join(chunk, sql`, `)})`);
+      }
+    }
 
     return {
       customers: customerRows.length,

@@ -177,10 +177,10 @@ export function createEmailOutbox(options: {
   }
 
   return {
-    /** Queues messages; pass the transaction the causing write is in. */
-    async enqueue(executor: Pick<Database, 'insert'>, messages: QueuedEmail[]): Promise<void> {
-      if (messages.length === 0) return;
-      await executor.insert(outboundEmails).values(
+    /** Queues messages; pass the transaction the causing write is in. Answers their ids, in order. */
+    async enqueue(executor: Pick<Database, 'insert'>, messages: QueuedEmail[]): Promise<string[]> {
+      if (messages.length === 0) return [];
+      const rows = await executor.insert(outboundEmails).values(
         messages.map((message) => ({
           recipients: message.recipients,
           replyTo: message.replyTo,
@@ -192,7 +192,8 @@ export function createEmailOutbox(options: {
           carriesSecret: message.carriesSecret ?? false,
           kind: message.kind,
         })),
-      );
+      ).returning({ id: outboundEmails.id });
+      return rows.map((row) => row.id);
     },
     deliverDue,
     purgeFinished,

@@ -1,2 +1,2 @@
 /** Public entry of email: other modules import only what this file exports (decision 019-l). */
-export { type EmailOutbox, type QueuedEmail, removedSecretBody } from './email-outbox.ts';
+export { type EmailOutbox, type QueuedEmail, removedSecretBody, retryDelaysMinutes } from './email-outbox.ts';

@@ -89,6 +89,8 @@ export function toWorkOrder(row: WorkOrderRow): WorkOrder {
     serviceState: row.serviceState,
     serviceZip: row.serviceZip,
     possibleCustomerId: row.possibleCustomerId,
+    enRouteAt: iso(row.enRouteAt),
+    customerConfirmedAt: iso(row.customerConfirmedAt),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,0 +1,141 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { SmsSender } from '#server/adapters/sms/sms-sender.ts';
+import type { Database } from '#server/db/client.ts';
+import type { EmailOutbox } from '#server/modules/email/index.ts';
+import type { CompanyProfile } from '#shared/company-profile.ts';
+import { createDispatcher, messageLeaseMinutes } from './messaging.dispatcher.ts';
+import { planPendingBatch } from './messaging.planner.ts';
+import { createMessagingRepository } from './messaging.repository.ts';
+
+/** How long a close waits for the send in flight (main.ts exits by force after 10 s; the e-mail outbox drains too). */
+export const defaultMessagingDrainMs = 5_000;
+
+/**
+ * The messaging runner (decision 021-a): plans queued work orders, then sends what is due, in the
+ * background. Like the e-mail outbox: a timer sweeps (retries, reminders coming due, work of other
+ * instances), `kick()` runs at once (app.ts calls it when work orders change), calls during a run
+ * coalesce into one more run, and `stop()` claims nothing more, gives back claimed rows it has not
+ * started and waits for the send in flight at most `drainMs`. `now` is the clock of every
+ * decision (tests move it instead of sleeping).
+ */
+export function createMessagingRunner(options: {
+  db: Database;
+  outbox: Pick<EmailOutbox, 'enqueue' | 'kick'>;
+  sms: SmsSender;
+  company: CompanyProfile;
+  timeZone: string;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+  batchSize?: number;
+  drainMs?: number;
+  /**
+   * The instance's change feed (table changes committed by any instance): once started, a change
+   * of work_orders runs the planner at once instead of at the next sweep.
+   */
+  changes?: { subscribe: (subscriber: { onChange: (change: { topic: string }) => void; onResync: () => void }) => () => void };
+}) {
+  const { db, log, timeZone } = options;
+  const now = options.now ?? (() => new Date());
+  const batchSize = options.batchSize ?? 100;
+  const drainMs = options.drainMs ?? defaultMessagingDrainMs;
+  const repository = createMessagingRepository;
+  const messaging = repository(db);
+  const dispatcher = createDispatcher({ db, repository, outbox: options.outbox, sms: options.sms, company: options.company, timeZone, log });
+  let running: Promise<void> | undefined;
+  let isRerunWanted = false;
+  let isStopping = false;
+  let isStarted = false;
+  let timer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
+
+  /** Plans every queued work order, a batch per transaction. */
+  async function planPending(): Promise<{ workOrders: number; inserted: number }> {
+    const total = { workOrders: 0, inserted: 0 };
+    while (!isStopping) {
+      const batch = await planPendingBatch({ db, repository, timeZone, now: now(), batchSize });
+      total.workOrders += batch.workOrders;
+      total.inserted += batch.inserted;
+      if (batch.taken === 0) break;
+    }
+    return total;
+  }
+
+  /** Sends every due message, a claimed batch at a time. */
+  async function dispatchDue(): Promise<Record<string, number>> {
+    const outcomes: Record<string, number> = {};
+    await messaging.releaseExpiredClaims(now());
+    while (!isStopping) {
+      const claimed = await messaging.claimDue(now(), batchSize, messageLeaseMinutes);
+      if (claimed.length === 0) break;
+      for (const [index, message] of claimed.entries()) {
+        if (isStopping) {
+          await messaging.unclaim(claimed.slice(index).map((rest) => rest.id), now());
+          break;
+        }
+        const outcome = await dispatcher.dispatch(message, now()).catch((error: unknown) => {
+          // Unexpected (the database, a bug): the claim runs out and the message is tried again then.
+          log.error({ err: error, messageId: message.id }, 'message dispatch failed');
+          return 'error';
+        });
+        outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+      }
+    }
+    return outcomes;
+  }
+
+  /** Runs in the background once started (before: nothing; tests call planPending and dispatchDue themselves). */
+  function kick(): void {
+    if (isStopping || !isStarted) return;
+    if (running) {
+      isRerunWanted = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        isRerunWanted = false;
+        await planPending().catch((error: unknown) => log.error({ err: error }, 'message planning failed'));
+        await dispatchDue().catch((error: unknown) => log.error({ err: error }, 'message sending failed'));
+      } while (isRerunWanted && !isStopping);
+    })().finally(() => {
+      running = undefined;
+    });
+  }
+
+  return {
+    planPending,
+    dispatchDue,
+    kick,
+    /** Resolves when no background run is going (tests wait on it). */
+    async idle(): Promise<void> {
+      while (running) await running;
+    },
+    start(intervalMs = 30_000): void {
+      isStarted = true;
+      timer = setInterval(kick, intervalMs);
+      timer.unref();
+      unsubscribe = options.changes?.subscribe({
+        onChange: (change) => {
+          if (change.topic === 'work_orders') kick();
+        },
+        onResync: kick,
+      });
+      kick();
+    },
+    async stop(): Promise<void> {
+      isStopping = true;
+      if (timer) clearInterval(timer);
+      unsubscribe?.();
+      const inFlight = running;
+      if (!inFlight) return;
+      let timeout: NodeJS.Timeout | undefined;
+      const isDrained = await Promise.race([
+        inFlight.then(() => true),
+        new Promise<boolean>((resolve) => (timeout = setTimeout(() => resolve(false), drainMs))),
+      ]);
+      clearTimeout(timeout);
+      if (!isDrained) log.warn({ drainMs }, 'closing with a message send in flight; it keeps its claim until the lease ends');
+    },
+  };
+}
+
+export type MessagingRunner = ReturnType<typeof createMessagingRunner>;
