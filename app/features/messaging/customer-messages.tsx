@@ -79,7 +79,7 @@ export function ConsentList({ customerId, consents }: { customerId: string; cons
       <h3 className="text-base font-semibold text-slate-900">Consent</h3>
       <div aria-live="polite">{outcome?.tone === 'success' ? <Alert tone="success" className="mt-2">{outcome.text}</Alert> : null}</div>
       <div aria-live="assertive">{outcome?.tone === 'error' ? <Alert className="mt-2">{outcome.text}</Alert> : null}</div>
-      <ul className="mt-2 divide-y divide-slate-200">
+      <ul className="mt-2 divide-y divide-slate-200" aria-label="Consent by channel">
         {sorted.map((consent) => {
           const warning = undeliverableLine(consent);
           const isBusy = update.isPending && update.variables.channel === consent.channel;
