@@ -290,7 +290,7 @@ describe('Customer profile > Messages', () => {
     expect(failed.textContent).toContain('5 attempts');
     expect(failed.textContent).toContain('Error: SMS API answered 500');
     expect(sent.textContent).toContain('Sent Nov 12, 2026, 9:00 AM');
-    expect(within(sent).getByRole('link', { name: 'WO-10042' }).getAttribute('href')).toBe('/admin/work-orders/w1');
+    expect(within(sent).getByRole('link', { name: 'WO-10042' }).getAttribute('href')).toBe('/admin/workorders/w1');
 
     await user.click(within(failed).getByRole('button', { name: 'Resend Appointment reminder by text' }));
     expect((await screen.findByRole('status')).textContent).toBe('Appointment reminder queued again to +18435550100.');

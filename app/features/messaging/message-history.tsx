@@ -86,7 +86,7 @@ export function MessageRow({
           {showWorkOrder && message.workOrderId ? (
             <>
               {' · '}
-              <Link to={`/admin/work-orders/${encodeURIComponent(message.workOrderId)}`} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+              <Link to={`/admin/workorders/${encodeURIComponent(message.workOrderId)}`} className="font-medium text-brand-700 underline-offset-2 hover:underline">
                 {message.workOrderNumber ?? 'Work order'}
               </Link>
             </>
