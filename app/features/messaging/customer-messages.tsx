@@ -14,6 +14,12 @@ const channelOrder: readonly MessageChannel[] = ['email', 'sms'];
 
 type Outcome = { tone: 'success' | 'error'; text: string };
 
+/** Opt in is offered when it would change something: not for e-mail to a customer without an address. */
+function canOptIn(consent: Consent): boolean {
+  if (consent.status === 'opted_in' || consent.isSending) return false;
+  return !(consent.channel === 'email' && consent.status === 'default');
+}
+
 /**
  * The customer profile's "Messages" section (issue 18): each channel's consent in words with the
  * staff's opt in / opt out (texts only after confirming the customer agreed), and every message
@@ -98,7 +104,7 @@ export function ConsentList({ customerId, consents }: { customerId: string; cons
                 ) : null}
               </div>
               <div className="flex shrink-0 flex-wrap gap-2">
-                {consent.status !== 'opted_in' && !consent.isSending ? (
+                {canOptIn(consent) ? (
                   <Button
                     variant="secondary"
                     size="sm"
