@@ -15,6 +15,7 @@ import {
 } from '#shared/messaging.ts';
 import { CustomerMessagesSection } from '#client/features/messaging/index.ts';
 import { MessageTemplateEditor } from '#client/features/settings/message-template-editor.tsx';
+import { MessagesPanel } from '#client/features/settings/messages-panel.tsx';
 import { WorkOrderMessagesCard } from '#client/features/work-orders/work-order-messages.tsx';
 import type { WorkOrder } from '#shared/work-order.ts';
 
@@ -371,5 +372,34 @@ describe('Work order > Messages', () => {
     expect(await screen.findByText('On my way')).toBeTruthy();
     expect(screen.getAllByText('No messages for this work order yet.')).toHaveLength(2);
     expect(screen.queryByRole('button', { name: 'Mark en route' })).toBeNull();
+  });
+});
+
+describe('Settings > Messages: reminders and quiet hours', () => {
+  it('checks the values before saving and sends them as numbers and times', async () => {
+    const requests = serveApi((request) => {
+      if (request.url === '/api/admin/settings/messaging') {
+        return { body: { settings: request.method === 'PUT' ? request.body : { reminderLeadHours: 24, quietStart: '21:00', quietEnd: '08:00' } } };
+      }
+      return request.url === '/api/admin/settings/message-templates' ? { body: { templates: [storedTemplate()], variables } } : undefined;
+    });
+    renderWithQueries(<MessagesPanel />);
+    const user = userEvent.setup();
+    const hours = await screen.findByLabelText('Reminder, hours before the visit');
+    expect((hours as HTMLInputElement).value).toBe('24');
+    expect(await screen.findByText('Appointment confirmed')).toBeTruthy();
+
+    await user.clear(hours);
+    await user.type(hours, '200');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(screen.getByText('Enter a whole number of hours from 1 to 168.')).toBeTruthy();
+    expect(hours.getAttribute('aria-invalid')).toBe('true');
+    expect(requests.some((request) => request.method === 'PUT')).toBe(false);
+
+    await user.clear(hours);
+    await user.type(hours, '48');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Messaging settings saved. New reminders are planned with them.');
+    expect(requests.find((request) => request.method === 'PUT')?.body).toEqual({ reminderLeadHours: 48, quietStart: '21:00', quietEnd: '08:00' });
   });
 });
