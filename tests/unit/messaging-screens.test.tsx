@@ -358,7 +358,7 @@ describe('Work order > Messages', () => {
     expect(requests.filter((request) => request.method === 'POST').map((request) => request.url)).toEqual(['/api/admin/work-orders/w1/en-route']);
   });
 
-  it('offers no en-route mark without a technician, before scheduling, or once On my way exists', async () => {
+  it('offers no en-route mark without a technician, before scheduling, once marked, or once On my way exists', async () => {
     serveApi((request) =>
       request.url === '/api/admin/work-orders/w1/messages' ? { body: { messages: [message({ id: 'm5', type: 'on_my_way' })] } } : { body: { messages: [] } },
     );
@@ -366,11 +366,12 @@ describe('Work order > Messages', () => {
       <>
         <WorkOrderMessagesCard workOrder={workOrder({ id: 'w2', technicianId: null })} technicianName={undefined} />
         <WorkOrderMessagesCard workOrder={workOrder({ id: 'w3', status: 'pending' })} technicianName="Mike Rivera" />
+        <WorkOrderMessagesCard workOrder={{ ...workOrder({ id: 'w4' }), ...{ enRouteAt: '2026-12-01T12:50:00Z' } }} technicianName="Mike Rivera" />
         <WorkOrderMessagesCard workOrder={workOrder({})} technicianName="Mike Rivera" />
       </>,
     );
     expect(await screen.findByText('On my way')).toBeTruthy();
-    expect(screen.getAllByText('No messages for this work order yet.')).toHaveLength(2);
+    expect(screen.getAllByText('No messages for this work order yet.')).toHaveLength(3);
     expect(screen.queryByRole('button', { name: 'Mark en route' })).toBeNull();
   });
 });

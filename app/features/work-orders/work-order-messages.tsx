@@ -7,9 +7,12 @@ import { DetailCard } from './detail-card.tsx';
 
 type Outcome = { tone: 'success' | 'error'; text: string };
 
-/** The en-route mark, when the work-order contract carries it (decision 021-a adds `en_route_at`). */
+/**
+ * The en-route mark (decision 021-a adds `work_orders.en_route_at`), read only if the work-order
+ * answer carries it: the contract in shared/work-order.ts does not list it yet.
+ */
 function enRouteAtOf(workOrder: WorkOrder): string | null | undefined {
-  return 'enRouteAt' in workOrder ? (workOrder as WorkOrder & { enRouteAt: string | null }).enRouteAt : undefined;
+  return (workOrder as { enRouteAt?: string | null }).enRouteAt;
 }
 
 /**
@@ -22,7 +25,7 @@ export function WorkOrderMessagesCard({ workOrder, technicianName }: { workOrder
   const [outcome, setOutcome] = useState<Outcome>();
   const hasOnMyWay = (messages.data?.messages ?? []).some((message) => message.type === 'on_my_way' && message.status !== 'cancelled');
   const canMarkEnRoute =
-    workOrder.status === 'scheduled' && workOrder.technicianId !== null && !enRouteAtOf(workOrder) && !hasOnMyWay && !markEnRoute.isSuccess;
+    messages.isSuccess && workOrder.status === 'scheduled' && workOrder.technicianId !== null && !enRouteAtOf(workOrder) && !hasOnMyWay && !markEnRoute.isSuccess;
 
   function onMarkEnRoute() {
     setOutcome(undefined);
