@@ -8,6 +8,7 @@ import { ConfirmDialog } from '#client/components/ui/dialog.tsx';
 import { ApiError } from '#client/lib/api.ts';
 import { useIsAdmin } from '#client/features/auth/index.ts';
 import { apiErrorMessage, useCustomerProfile, useDeleteCustomer, useUpdateCustomer } from './api.ts';
+import { CustomerMessagesSection } from '#client/features/messaging/index.ts';
 import { ViewActivityLink } from '#client/features/settings/index.ts';
 import type { DirectoryLocationState } from './customer-directory.tsx';
 import { CustomerForm } from './customer-form.tsx';
@@ -168,6 +169,7 @@ export function CustomerProfile({ customerId }: { customerId: string }) {
             </div>
           </section>
           <WorkOrderHistory customerId={customer.id} workOrders={workOrders} />
+          <CustomerMessagesSection customerId={customer.id} changedAt={customer.updatedAt} />
         </>
       ) : null}
 

@@ -5,6 +5,7 @@ import { ActivityPanel } from './activity-panel.tsx';
 import { CompanyPanel } from './company-panel.tsx';
 import { DataPanel } from './data-panel.tsx';
 import { IntegrationsPanel } from './integrations-panel.tsx';
+import { MessagesPanel } from './messages-panel.tsx';
 import { StaffPanel } from './staff-panel.tsx';
 import { TechniciansPanel } from './technicians-panel.tsx';
 import { settingsTabFrom, settingsTabs, type SettingsTabId } from './settings-tabs.ts';
@@ -13,6 +14,7 @@ const panels: Record<SettingsTabId, () => React.ReactNode> = {
   staff: StaffPanel,
   technicians: TechniciansPanel,
   company: CompanyPanel,
+  messages: MessagesPanel,
   integrations: IntegrationsPanel,
   activity: ActivityPanel,
   data: DataPanel,

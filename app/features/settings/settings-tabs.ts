@@ -7,6 +7,7 @@ export const settingsTabs = [
   { id: 'staff', label: 'Staff accounts' },
   { id: 'technicians', label: 'Technicians' },
   { id: 'company', label: 'Company profile' },
+  { id: 'messages', label: 'Messages' },
   { id: 'integrations', label: 'Integrations' },
   { id: 'activity', label: 'Activity log' },
   { id: 'data', label: 'Export & backup' },

@@ -14,6 +14,7 @@ import { ScheduleDialog } from './schedule-dialog.tsx';
 import { CustomerCard, EquipmentCard, InspectionReportCard, scheduledLine, ServiceDetailsCard } from './work-order-info.tsx';
 import { NotesCard } from './work-order-notes.tsx';
 import { BackToListLink, StatusActionsCard, WorkOrderHeader } from './work-order-status.tsx';
+import { WorkOrderMessagesCard } from './work-order-messages.tsx';
 import { TasksCard } from './work-order-tasks.tsx';
 
 /** Work order detail (spec 000 section 2). */
@@ -121,6 +122,7 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
             onSchedule={() => setIsScheduling(true)}
             onCancel={() => setIsConfirmingCancel(true)}
           />
+          <WorkOrderMessagesCard workOrder={workOrder} technicianName={technician?.name} />
         </div>
       </div>
 

@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { Button } from '#client/components/ui/button.tsx';
+import { MessageHistory, refusalText, useMarkEnRoute, useWorkOrderMessages } from '#client/features/messaging/index.ts';
+import type { WorkOrder } from './api.ts';
+import { DetailCard } from './detail-card.tsx';
+
+type Outcome = { tone: 'success' | 'error'; text: string };
+
+/**
+ * The en-route mark (decision 021-a adds `work_orders.en_route_at`), read only if the work-order
+ * answer carries it: the contract in shared/work-order.ts does not list it yet.
+ */
+function enRouteAtOf(workOrder: WorkOrder): string | null | undefined {
+  return (workOrder as { enRouteAt?: string | null }).enRouteAt;
+}
+
+/**
+ * The work order's "Messages" card (issue 18): what was sent or is planned for this visit, Resend,
+ * and "Mark en route" for a scheduled visit with a technician (the server then sends "On my way").
+ */
+export function WorkOrderMessagesCard({ workOrder, technicianName }: { workOrder: WorkOrder; technicianName: string | undefined }) {
+  const messages = useWorkOrderMessages(workOrder.id, workOrder.updatedAt);
+  const markEnRoute = useMarkEnRoute(workOrder.id);
+  const [outcome, setOutcome] = useState<Outcome>();
+  const hasOnMyWay = (messages.data?.messages ?? []).some((message) => message.type === 'on_my_way' && message.status !== 'cancelled');
+  const canMarkEnRoute =
+    messages.isSuccess && workOrder.status === 'scheduled' && workOrder.technicianId !== null && !enRouteAtOf(workOrder) && !hasOnMyWay && !markEnRoute.isSuccess;
+
+  function onMarkEnRoute() {
+    setOutcome(undefined);
+    markEnRoute.mutate(undefined, {
+      onSuccess: () => setOutcome({ tone: 'success', text: `Marked en route. On my way sent${technicianName ? ` for ${technicianName}` : ''}.` }),
+      onError: (error) => setOutcome({ tone: 'error', text: `Could not mark en route: ${refusalText(error, 'an unexpected error occurred. Please try again.')}` }),
+    });
+  }
+
+  return (
+    <DetailCard
+      title="Messages"
+      actions={
+        canMarkEnRoute ? (
+          <Button size="sm" onClick={onMarkEnRoute} disabled={markEnRoute.isPending}>
+            {markEnRoute.isPending ? 'Marking...' : 'Mark en route'}
+          </Button>
+        ) : null
+      }
+    >
+      <div aria-live="polite">{outcome?.tone === 'success' ? <Alert tone="success" className="mb-3">{outcome.text}</Alert> : null}</div>
+      <div aria-live="assertive">{outcome?.tone === 'error' ? <Alert className="mb-3">{outcome.text}</Alert> : null}</div>
+      {messages.isPending ? (
+        <p role="status" className="text-sm text-slate-600">
+          Loading messages…
+        </p>
+      ) : messages.isError ? (
+        <Alert>
+          Could not load the messages: {refusalText(messages.error, 'an unexpected error occurred.')}{' '}
+          <Button variant="secondary" size="sm" onClick={() => void messages.refetch()} disabled={messages.isFetching}>
+            Try again
+          </Button>
+        </Alert>
+      ) : (
+        <MessageHistory messages={messages.data.messages} emptyText="No messages for this work order yet." />
+      )}
+    </DetailCard>
+  );
+}
