@@ -7,6 +7,7 @@ import { todayIn } from '#shared/dates.ts';
 import { createChatResponder } from './adapters/chat/index.ts';
 import { createGeocoder } from './adapters/geocoding/index.ts';
 import { createFileSender, createSmtpSender } from './adapters/email/email-sender.ts';
+import { createSmsSender } from './adapters/sms/index.ts';
 import { createObjectStorage } from './adapters/storage/index.ts';
 import { fastifyTrustProxy, type AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
@@ -27,7 +28,6 @@ import {
   createMessagingRunner,
   createMessagingService,
   messagingRoutes,
-  unconfiguredSmsSender,
   type MessagingRunner,
 } from './modules/messaging/index.ts';
 import { estimateRoutes } from './modules/estimates/estimate.routes.ts';
@@ -196,7 +196,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   const messagingRunner = createMessagingRunner({
     db: database.db,
     outbox: emailOutbox,
-    sms: smsSender ?? unconfiguredSmsSender,
+    sms: smsSender ?? createSmsSender({ ...config.sms, fileDir: path.join(config.dataDir, 'outbox', 'sms') }),
     company: config.company,
     timeZone: config.businessTimeZone,
     log: app.log,

@@ -331,6 +331,8 @@ function workOrder(overrides: Partial<WorkOrder>): WorkOrder {
     serviceState: null,
     serviceZip: null,
     possibleCustomerId: null,
+    enRouteAt: null,
+    customerConfirmedAt: null,
     createdAt: '2026-11-20T12:00:00Z',
     updatedAt: '2026-11-20T12:00:00Z',
     ...overrides,
@@ -358,7 +360,7 @@ describe('Work order > Messages', () => {
     expect(requests.filter((request) => request.method === 'POST').map((request) => request.url)).toEqual(['/api/admin/work-orders/w1/en-route']);
   });
 
-  it('offers no en-route mark without a technician, before scheduling, once marked, or once On my way exists', async () => {
+  it('offers no en-route mark without a technician, before scheduling, or once marked (its On my way in the history)', async () => {
     serveApi((request) =>
       request.url === '/api/admin/work-orders/w1/messages' ? { body: { messages: [message({ id: 'm5', type: 'on_my_way' })] } } : { body: { messages: [] } },
     );
@@ -366,8 +368,8 @@ describe('Work order > Messages', () => {
       <>
         <WorkOrderMessagesCard workOrder={workOrder({ id: 'w2', technicianId: null })} technicianName={undefined} />
         <WorkOrderMessagesCard workOrder={workOrder({ id: 'w3', status: 'pending' })} technicianName="Mike Rivera" />
-        <WorkOrderMessagesCard workOrder={{ ...workOrder({ id: 'w4' }), ...{ enRouteAt: '2026-12-01T12:50:00Z' } }} technicianName="Mike Rivera" />
-        <WorkOrderMessagesCard workOrder={workOrder({})} technicianName="Mike Rivera" />
+        <WorkOrderMessagesCard workOrder={workOrder({ id: 'w4', enRouteAt: '2026-12-01T12:50:00Z' })} technicianName="Mike Rivera" />
+        <WorkOrderMessagesCard workOrder={workOrder({ enRouteAt: '2026-12-01T12:50:00Z' })} technicianName="Mike Rivera" />
       </>,
     );
     expect(await screen.findByText('On my way')).toBeTruthy();

@@ -8,14 +8,6 @@ import { DetailCard } from './detail-card.tsx';
 type Outcome = { tone: 'success' | 'error'; text: string };
 
 /**
- * The en-route mark (decision 021-a adds `work_orders.en_route_at`), read only if the work-order
- * answer carries it: the contract in shared/work-order.ts does not list it yet.
- */
-function enRouteAtOf(workOrder: WorkOrder): string | null | undefined {
-  return (workOrder as { enRouteAt?: string | null }).enRouteAt;
-}
-
-/**
  * The work order's "Messages" card (issue 18): what was sent or is planned for this visit, Resend,
  * and "Mark en route" for a scheduled visit with a technician (the server then sends "On my way").
  */
@@ -23,9 +15,8 @@ export function WorkOrderMessagesCard({ workOrder, technicianName }: { workOrder
   const messages = useWorkOrderMessages(workOrder.id, workOrder.updatedAt);
   const markEnRoute = useMarkEnRoute(workOrder.id);
   const [outcome, setOutcome] = useState<Outcome>();
-  const hasOnMyWay = (messages.data?.messages ?? []).some((message) => message.type === 'on_my_way' && message.status !== 'cancelled');
-  const canMarkEnRoute =
-    messages.isSuccess && workOrder.status === 'scheduled' && workOrder.technicianId !== null && !enRouteAtOf(workOrder) && !hasOnMyWay && !markEnRoute.isSuccess;
+  // The en-route mark is the work order's (`enRouteAt`); once set, "On my way" is planned from it.
+  const canMarkEnRoute = workOrder.status === 'scheduled' && workOrder.technicianId !== null && !workOrder.enRouteAt && !markEnRoute.isSuccess;
 
   function onMarkEnRoute() {
     setOutcome(undefined);

@@ -6,4 +6,3 @@ export { createMessagingRepository, type MessagingRepository } from './messaging
 export { messagingRoutes } from './messaging.routes.ts';
 export { createMessagingRunner, type MessagingRunner } from './messaging.runner.ts';
 export { createMessagingService, type MessagingService } from './messaging.service.ts';
-export { unconfiguredSmsSender } from './unconfigured-sms-sender.ts';

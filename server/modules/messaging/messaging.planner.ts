@@ -1,16 +1,11 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { withTransaction, type Database } from '#server/db/client.ts';
+import { toE164 } from '#shared/phone.ts';
 import type { MessageChannel, MessageType, MessagingSettings } from '#shared/messaging.ts';
 import type { ConsentRow, MessagingRepository, NewMessage, PlannedMessageRow, PlanningState } from './messaging.repository.ts';
 
-/**
- * E.164 for a US number as customers type it, or null. Private for now: shared/phone.ts (toE164)
- * replaces it when the SMS channel lands.
- */
+/** E.164 for a number as customers type it (US by default), or null: texts go only to such numbers. */
 export function phoneToE164(raw: string | null | undefined): string | null {
-  if (!raw) return null;
-  const parsed = parsePhoneNumberFromString(raw, 'US');
-  return parsed?.isValid() ? parsed.number : null;
+  return raw ? toE164(raw) : null;
 }
 
 /** The appointment a message is about: '2026-12-01 08:00-10:00' (company-local date, start, end). */
