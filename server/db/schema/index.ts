@@ -317,6 +317,8 @@ export const estimateRequests = pgTable(
     respondedAt: timestamp('responded_at', { withTimezone: true }),
     /** A double-submitted form carries the same key and creates one row. */
     idempotencyKey: text('idempotency_key'),
+    /** When the visitor ticked the form's "text me" box (issue 18): carried to the customer's consent on conversion. */
+    smsConsentAt: timestamp('sms_consent_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -681,6 +683,31 @@ export const customerMessageConsents = pgTable(
 );
 
 /** An admin's edit of a message type's template; without a row the built-in default (shared/messaging.ts) applies. */
+/**
+ * Texts customers send to the company's number (issue 18): kept once per provider message id
+ * (a provider retries a webhook it did not see answered), with what was understood from them.
+ */
+export const inboundTexts = pgTable(
+  'inbound_texts',
+  {
+    id: id(),
+    /** The provider's id of the text (Twilio's MessageSid). */
+    providerId: text('provider_id').notNull(),
+    fromNumber: text('from_number').notNull(),
+    body: text('body').notNull(),
+    /** What the text was taken as: stop, start, help, confirm, reschedule or other. */
+    kind: text('kind').notNull(),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    workOrderId: uuid('work_order_id').references(() => workOrders.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('inbound_texts_provider_id_key').on(table.providerId),
+    check('inbound_texts_kind_check', sql`${table.kind} in ('stop', 'start', 'help', 'confirm', 'reschedule', 'other')`),
+    index('inbound_texts_customer_idx').on(table.customerId, table.createdAt),
+  ],
+);
+
 export const messageTemplates = pgTable(
   'message_templates',
   {
