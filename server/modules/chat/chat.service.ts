@@ -18,6 +18,7 @@ import type { ChatResponder, LeadScorer } from '#server/adapters/chat/chat-respo
 import { safetyReply } from '#server/adapters/chat/rule-based-responder.ts';
 import { withTransaction, type Database } from '#server/db/client.ts';
 import { recordAudits, systemActors } from '#server/modules/audit/index.ts';
+import { recordFormSmsConsent } from '#server/modules/messaging/index.ts';
 import { AppError } from '#server/errors.ts';
 import type { RepositoryFactory } from '#server/db/client.ts';
 import type { CustomerRepository } from '#server/modules/customers/index.ts';
@@ -152,6 +153,8 @@ export function createChatService(options: {
           });
           const { message } = answer(workOrder.workOrderNumber);
           await Promise.all([
+            // The form's "text me" box: the new customer's consent to appointment texts (decision 021-a).
+            input.smsConsent ? recordFormSmsConsent(tx, customer.id, new Date()) : undefined,
             recordAudits(tx, [
               {
                 actor,

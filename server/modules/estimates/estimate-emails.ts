@@ -26,7 +26,7 @@ export function estimateReference(id: string): string {
  * NOTIFICATION_RECIPIENTS) and the visitor's confirmation (fixed text; see below).
  */
 export function estimateRequestEmails(
-  request: EstimateRequest & { id: string; priority: string },
+  request: Omit<EstimateRequest, 'smsConsent'> & { id: string; priority: string },
   company: CompanyProfile,
   adminUrl: string,
 ): QueuedEmail[] {

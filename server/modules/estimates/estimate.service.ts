@@ -45,7 +45,7 @@ export function createEstimateService(options: {
         return { ...summary({ id: randomUUID(), status: 'pending', priority, createdAt: new Date() }), isReplay: false };
       }
 
-      const { website: _honeypot, ...request } = input;
+      const { website: _honeypot, smsConsent, ...request } = input;
       const stored = await withTransaction(db, async (tx) => {
         const row = await repository.insertOnce(tx, {
           ...request,
@@ -53,6 +53,8 @@ export function createEstimateService(options: {
           priority,
           source: 'website',
           idempotencyKey: context.idempotencyKey,
+          // The "text me" box: kept with the request, becomes the customer's consent on conversion.
+          smsConsentAt: smsConsent ? new Date() : null,
         });
         if (row) {
           const [notification, confirmation] = estimateRequestEmails({ ...request, id: row.id, priority }, company, `${company.siteUrl}/admin/estimates`);

@@ -27,6 +27,7 @@ import { withTransaction, type Database, type RepositoryFactory } from '#server/
 import { AppError } from '#server/errors.ts';
 import { diffFields, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { type CustomerRepository, recordCustomerChange } from '#server/modules/customers/index.ts';
+import { recordFormSmsConsent } from '#server/modules/messaging/index.ts';
 import { newWorkOrder, recordWorkOrderChange, technicianUnavailable, type WorkOrderRepository } from '#server/modules/work-orders/index.ts';
 import { createLeadRepository, type LeadRow } from './lead.repository.ts';
 
@@ -240,6 +241,8 @@ export function createLeadService(options: LeadServiceDependencies) {
           if (values.workOrder.technicianId && !(await workOrders.isActiveTechnician(values.workOrder.technicianId))) throw technicianUnavailable();
           const workOrder = await workOrders.insert({ ...newWorkOrder(customer.id, values.workOrder, timeZone), estimateRequestId: key });
 
+          // The request's "text me" box becomes the customer's consent to texts (decision 021-a).
+          if (lead.smsConsentAt) await recordFormSmsConsent(tx, customer.id, lead.smsConsentAt);
           const marked = await leads.markConverted(key, { customerId: customer.id, workOrderId: workOrder.id, status: convertedLeadStatus });
           if (!marked) throw new AppError('CONFLICT', leadMessages.alreadyConverted);
           await recordWorkOrderChange(tx, actor, 'created', undefined, workOrder);

@@ -6,3 +6,4 @@ export { createMessagingRepository, type MessagingRepository } from './messaging
 export { messagingRoutes } from './messaging.routes.ts';
 export { createMessagingRunner, type MessagingRunner } from './messaging.runner.ts';
 export { createMessagingService, type MessagingService } from './messaging.service.ts';
+export { recordFormSmsConsent } from './messaging.consent.ts';
