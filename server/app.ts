@@ -193,10 +193,11 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   });
   // Customer messaging (decision 021-a): planned from work orders' changes (a trigger queues them;
   // the change feed pokes the runner on another instance's commits too), sent by e-mail and text.
+  const sms = smsSender ?? createSmsSender({ ...config.sms, fileDir: path.join(config.dataDir, 'outbox', 'sms') });
   const messagingRunner = createMessagingRunner({
     db: database.db,
     outbox: emailOutbox,
-    sms: smsSender ?? createSmsSender({ ...config.sms, fileDir: path.join(config.dataDir, 'outbox', 'sms') }),
+    sms,
     company: config.company,
     timeZone: config.businessTimeZone,
     log: app.log,
@@ -212,6 +213,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       onQueued: () => messagingRunner.kick(),
       timeZone: config.businessTimeZone,
       outbox: emailOutbox,
+      sms,
       now,
     }),
   });

@@ -11,6 +11,8 @@ export const errorStatus = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  /** An outside service (the SMS provider) refused or failed what was asked; the message says why. */
+  UPSTREAM_FAILED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

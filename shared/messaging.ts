@@ -257,9 +257,17 @@ export const messageTemplateSchema = z.object({
 export type StoredMessageTemplate = z.infer<typeof messageTemplateSchema>;
 
 export const messageTemplateParamsSchema = z.object({ type: z.enum(messageTypes) });
-/** "Send me a test": the template as edited (not yet saved), rendered with the sample values to the signed-in admin. */
-export const messageTemplateTestSchema = messageTemplateUpdateSchema;
-export const messageTemplateTestResponseSchema = z.object({ sentTo: z.string(), subject: z.string() });
+/**
+ * "Send me a test": the template as edited (not yet saved), rendered with the sample values, by
+ * e-mail (to `to`, or the signed-in admin's address) or as a text (to `to`, a mobile number).
+ */
+export const messageTemplateTestSchema = messageTemplateUpdateSchema.extend({
+  channel: z.enum(messageChannels),
+  to: z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), z.string().trim().max(254).optional()),
+});
+export type MessageTemplateTest = z.infer<typeof messageTemplateTestSchema>;
+export const messageTemplateTestResponseSchema = z.object({ channel: z.enum(messageChannels), sentTo: z.string(), subject: z.string() });
+export type MessageTemplateTestResponse = z.infer<typeof messageTemplateTestResponseSchema>;
 export const messageTemplateListResponseSchema = z.object({
   templates: z.array(messageTemplateSchema),
   variables: z.array(z.object({ name: z.string(), label: z.string(), sample: z.string() })),

@@ -7,7 +7,7 @@ import { customers, customerMessageConsents, technicians, workOrders } from '#se
 import { retryDelaysMinutes } from '#server/modules/email/index.ts';
 import { createMessagingRepository, createMessagingRunner } from '#server/modules/messaging/index.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
-import { smsOptOutSuffix } from '#shared/messaging.ts';
+import { defaultMessageTemplates, smsOptOutSuffix } from '#shared/messaging.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 /**
@@ -52,7 +52,7 @@ async function adminCookie(): Promise<string> {
   return cookie;
 }
 
-async function api(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, options: { cookie?: string | null } = {}) {
+async function api(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, options: { cookie?: string | null } = {}) {
   const sessionCookie = options.cookie === null ? undefined : (options.cookie ?? (await adminCookie()));
   return context.app.inject({
     method,
@@ -565,19 +565,40 @@ describe('the messaging routes', () => {
     expect((await api('GET', '/api/admin/settings/messaging')).json().settings).toEqual({ reminderLeadHours: 48, quietStart: '20:00', quietEnd: '09:00' });
 
     // "Send me a test": the edited, unsaved template with the sample values, to the admin.
-    const test = await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', {
-      subject: 'Soon: {{appointment.date}}', emailBody: 'Hi {{customer.firstName}}, {{technician.firstName}} comes {{appointment.window}}.', smsBody: 'See you {{appointment.date}}',
-    });
+    const edited = { subject: 'Soon: {{appointment.date}}', emailBody: 'Hi {{customer.firstName}}, {{technician.firstName}} comes {{appointment.window}}.', smsBody: 'See you {{appointment.date}}' };
+    const test = await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', { ...edited, channel: 'email' });
     expect(test.statusCode, test.body).toBe(200);
-    expect(test.json()).toEqual({ sentTo: 'staff@example.com', subject: '[Test] Soon: Tuesday, December 1' });
+    expect(test.json()).toEqual({ channel: 'email', sentTo: 'staff@example.com', subject: '[Test] Soon: Tuesday, December 1' });
     const [testEmail] = await rows<{ recipients: string[]; text_body: string }>(sql`select recipients, text_body from outbound_emails where kind = 'message_test_appointment_reminder'`);
     expect(testEmail!.recipients).toEqual(['staff@example.com']);
     expect(testEmail!.text_body).toContain('Hi Dana, Mike comes 8:00 AM – 10:00 AM.');
     expect(testEmail!.text_body).toContain(`See you Tuesday, December 1${smsOptOutSuffix}`);
-    expect((await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', { subject: 'x', emailBody: '{{nope}}', smsBody: 'y' })).statusCode).toBe(400);
+    expect((await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', { subject: 'x', emailBody: '{{nope}}', smsBody: 'y', channel: 'email' })).statusCode).toBe(400);
     expect(
-      (await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', { subject: 'x', emailBody: 'y', smsBody: 'z' }, { cookie: dispatcherCookie })).statusCode,
+      (await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', { subject: 'x', emailBody: 'y', smsBody: 'z', channel: 'email' }, { cookie: dispatcherCookie })).statusCode,
     ).toBe(403);
+
+    // A test text goes straight to the number typed, normalised; a number that cannot take texts is a clear 400.
+    const textTest = await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', { ...edited, channel: 'sms', to: '(843) 555-0199' });
+    expect(textTest.statusCode, textTest.body).toBe(200);
+    expect(textTest.json()).toMatchObject({ channel: 'sms', sentTo: '+18435550199' });
+    expect(sms.to('+18435550199').map((text) => text.body)).toEqual([`See you Tuesday, December 1${smsOptOutSuffix}`]);
+    const badNumber = await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', { ...edited, channel: 'sms', to: '12' });
+    expect(badNumber.statusCode).toBe(400);
+    expect(badNumber.json().error.details).toEqual([{ path: 'to', message: 'Enter a mobile number that can take texts, such as (843) 555-0142.' }]);
+    // The provider refusing the test is the answer's error (502), with its reason.
+    sms.failures.set('+18435550198', [new SmsRejectedError('the provider refused: not a mobile number', { code: 21614, permanent: true, recipientUnreachable: true })]);
+    const refusedTest = await api('POST', '/api/admin/settings/message-templates/appointment_reminder/test', { ...edited, channel: 'sms', to: '843-555-0198' });
+    expect(refusedTest.statusCode).toBe(502);
+    expect(refusedTest.json().error.message).toContain('not a mobile number');
+
+    // Restore default: the edit is removed (audited); the list shows the built-in template again.
+    const reminderEdit = await api('PUT', '/api/admin/settings/message-templates/appointment_reminder', edited);
+    expect(reminderEdit.json().template.isDefault).toBe(false);
+    const restored = await api('DELETE', '/api/admin/settings/message-templates/appointment_reminder');
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json().template).toMatchObject({ type: 'appointment_reminder', isDefault: true, subject: defaultMessageTemplates.appointment_reminder.subject });
+    expect((await api('DELETE', '/api/admin/settings/message-templates/appointment_reminder', undefined, { cookie: dispatcherCookie })).statusCode).toBe(403);
 
     const customer = await newCustomer();
     const workOrder = await newWorkOrder(customer.id);

@@ -144,10 +144,13 @@ describe('Settings > Messages: a template', () => {
   it('sends a test to the signed-in user’s e-mail, or to a phone, and says where it went', async () => {
     const requests = serveApi((request) =>
       request.method === 'POST'
-        ? { status: 202, body: { message: message({ id: 't1', recipient: (request.body as { to: string }).to, channel: (request.body as { channel: 'email' | 'sms' }).channel }) } }
+        ? { status: 200, body: { channel: (request.body as { channel: 'email' | 'sms' }).channel, sentTo: (request.body as { channel: string; to: string }).channel === 'sms' ? '+18435550100' : (request.body as { to: string }).to, subject: '[Test] x' } }
         : undefined,
     );
     renderWithQueries(<MessageTemplateEditor template={storedTemplate()} variables={variables} />);
+    const { subject, emailBody, smsBody } = storedTemplate();
+    // What the editor holds, saved or not, is what the test sends.
+    const templateValues = { subject, emailBody, smsBody };
     const user = userEvent.setup();
     const address = await screen.findByDisplayValue('pat@lowcountry.example');
     expect(address.getAttribute('type')).toBe('email');
@@ -160,10 +163,10 @@ describe('Settings > Messages: a template', () => {
     expect(screen.getByText('Enter the mobile number to send the test to.')).toBeTruthy();
     await user.type(phone, '843-555-0100');
     await user.click(screen.getByRole('button', { name: 'Send test' }));
-    expect((await screen.findByText(/^Test text sent to/)).textContent).toBe('Test text sent to 843-555-0100.');
+    expect((await screen.findByText(/^Test text sent to/)).textContent).toBe('Test text sent to +18435550100.');
     expect(requests.filter((request) => request.method === 'POST').map((request) => [request.url, request.body])).toEqual([
-      ['/api/admin/settings/message-templates/appointment_confirmed/test', { channel: 'email', to: 'pat@lowcountry.example' }],
-      ['/api/admin/settings/message-templates/appointment_confirmed/test', { channel: 'sms', to: '843-555-0100' }],
+      ['/api/admin/settings/message-templates/appointment_confirmed/test', { ...templateValues, channel: 'email', to: 'pat@lowcountry.example' }],
+      ['/api/admin/settings/message-templates/appointment_confirmed/test', { ...templateValues, channel: 'sms', to: '843-555-0100' }],
     ]);
   });
 });

@@ -9,6 +9,8 @@ import type {
   messageResponseSchema,
   messageTemplateListResponseSchema,
   messageTemplateResponseSchema,
+  messageTemplateTestSchema,
+  MessageTemplateTestResponse,
   MessageTemplateUpdate,
   MessageType,
   MessagingSettings,
@@ -23,7 +25,7 @@ export type ConsentResponse = z.infer<typeof consentResponseSchema>;
 export type MessageTemplateListResponse = z.infer<typeof messageTemplateListResponseSchema>;
 export type MessageTemplateResponse = z.infer<typeof messageTemplateResponseSchema>;
 export type MessagingSettingsResponse = z.infer<typeof messagingSettingsResponseSchema>;
-export type TestMessageBody = { channel: MessageChannel; to: string };
+export type TestMessageBody = z.input<typeof messageTemplateTestSchema>;
 
 /**
  * Query keys. The histories sit under the live-update prefixes (live-query-keys.ts): a change to a
@@ -129,7 +131,7 @@ export function useRestoreMessageTemplate(type: MessageType) {
 
 export function useSendTestMessage(type: MessageType) {
   return useMutation({
-    mutationFn: (body: TestMessageBody) => apiFetch<MessageResponse>(`${templatePath(type)}/test`, { method: 'POST', body }),
+    mutationFn: (body: TestMessageBody) => apiFetch<MessageTemplateTestResponse>(`${templatePath(type)}/test`, { method: 'POST', body }),
   });
 }
 

@@ -163,7 +163,7 @@ export function MessageTemplateEditor({ template, variables }: { template: Store
         </div>
       </form>
 
-      <TestMessageForm type={template.type} label={label} isDirty={isDirty} />
+      <TestMessageForm type={template.type} label={label} draft={values} hasProblems={hasProblems} />
 
       {isConfirmingRestore ? (
         <ConfirmDialog
@@ -180,8 +180,8 @@ export function MessageTemplateEditor({ template, variables }: { template: Store
   );
 }
 
-/** "Send me a test": the saved template with the sample values, to an address or phone (the signed-in user's e-mail by default). */
-function TestMessageForm({ type, label, isDirty }: { type: StoredMessageTemplate['type']; label: string; isDirty: boolean }) {
+/** "Send me a test": the template as it is in the editor (saved or not) with the sample values, to an address or phone (the signed-in user's e-mail by default). */
+function TestMessageForm({ type, label, draft, hasProblems }: { type: StoredMessageTemplate['type']; label: string; draft: MessageTemplate; hasProblems: boolean }) {
   const id = useId();
   const session = useQuery(sessionQuery);
   const ownEmail = session.data?.user.email ?? '';
@@ -198,8 +198,12 @@ function TestMessageForm({ type, label, isDirty }: { type: StoredMessageTemplate
       setError(channel === 'email' ? 'Enter the e-mail address to send the test to.' : 'Enter the mobile number to send the test to.');
       return;
     }
+    if (hasProblems) {
+      setError('Fix the template above before sending a test.');
+      return;
+    }
     setError(undefined);
-    send.mutate({ channel, to: recipient.trim() });
+    send.mutate({ ...draft, channel, to: recipient.trim() });
   }
 
   const fieldError = error ?? fieldErrorOf(send.error, 'to');
@@ -207,7 +211,7 @@ function TestMessageForm({ type, label, isDirty }: { type: StoredMessageTemplate
     <form onSubmit={onSubmit} noValidate aria-label={`Send a test of the ${label.toLowerCase()}`} className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-3">
       <p className="text-sm font-semibold text-slate-900">Send me a test</p>
       <p className="text-sm text-slate-600">
-        Sends the saved template filled with the sample values.{isDirty ? ' Save first to test your changes.' : ''}
+        Sends the template as it is above, saved or not, filled with the sample values.
       </p>
       <div className="grid gap-3 sm:grid-cols-[10rem_1fr_auto] sm:items-end">
         <FormField id={`${id}-channel`} label="Send by">
@@ -244,7 +248,7 @@ function TestMessageForm({ type, label, isDirty }: { type: StoredMessageTemplate
       <div aria-live="polite">
         {send.isSuccess ? (
           <Alert tone="success">
-            Test {channel === 'email' ? 'e-mail' : 'text'} sent to {send.data.message.recipient}.
+            Test {send.data.channel === 'email' ? 'e-mail' : 'text'} sent to {send.data.sentTo}.
           </Alert>
         ) : null}
       </div>

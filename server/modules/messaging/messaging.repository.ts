@@ -312,6 +312,12 @@ export function createMessagingRepository(db: DbExecutor) {
       return result.rows.map((row) => ({ ...row, updatedAt: asDate(row.updatedAt)! }));
     },
 
+    /** Removes an admin's edit of a template; whether there was one. */
+    async deleteTemplate(type: MessageType): Promise<boolean> {
+      const result = await db.execute<{ type: string }>(sql`delete from message_templates where type = ${type} returning type`);
+      return result.rows.length > 0;
+    },
+
     async saveTemplate(type: MessageType, template: { subject: string; emailBody: string; smsBody: string }, staffId: string | null, now: Date): Promise<void> {
       await db.execute(sql`
         insert into message_templates (type, subject, email_body, sms_body, updated_at, updated_by)

@@ -71,6 +71,12 @@ export async function messagingRoutes(app: FastifyInstance, { messaging }: { mes
     async (request) => messaging.saveTemplate(request.params.type, request.body, actorOf(request)),
   );
 
+  routes.delete(
+    '/api/admin/settings/message-templates/:type',
+    { schema: { params: messageTemplateParamsSchema, response: { 200: messageTemplateResponseSchema } } },
+    async (request) => messaging.restoreTemplate(request.params.type, actorOf(request)),
+  );
+
   routes.post(
     '/api/admin/settings/message-templates/:type/test',
     { schema: { params: messageTemplateParamsSchema, body: messageTemplateTestSchema, response: { 200: messageTemplateTestResponseSchema } } },

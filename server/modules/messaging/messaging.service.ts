@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { SmsSender } from '#server/adapters/sms/index.ts';
 import { withTransaction, type Database, type RepositoryFactory } from '#server/db/client.ts';
 import { workOrders as workOrdersTable } from '#server/db/schema/index.ts';
 import { AppError } from '#server/errors.ts';
@@ -7,6 +9,7 @@ import { recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import type { EmailOutbox } from '#server/modules/email/index.ts';
 import { changeWorkOrderAudited, workOrderId, type WorkOrderRepository } from '#server/modules/work-orders/index.ts';
 import type { WorkOrder } from '#shared/work-order.ts';
+import { toE164 } from '#shared/phone.ts';
 import {
   defaultMessageTemplates,
   messageChannels,
@@ -20,6 +23,8 @@ import {
   type CustomerMessagingResponse,
   type Message,
   type MessageChannel,
+  type MessageTemplateTest,
+  type MessageTemplateTestResponse,
   type MessageTemplateUpdate,
   type MessageType,
   type MessagingSettings,
@@ -32,6 +37,8 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 const customerNotFound = () => new AppError('NOT_FOUND', 'That customer does not exist (it may have been deleted).');
 const messageNotFound = () => new AppError('NOT_FOUND', 'That message does not exist.');
+const testNumberMessage = 'Enter a mobile number that can take texts, such as (843) 555-0142.';
+const testEmailMessage = 'Enter the e-mail address to send the test to.';
 
 /** Statuses a work order may be marked en route in: a visit still to happen or under way. */
 const enRouteStatuses = new Set(['pending', 'scheduled', 'in-progress']);
@@ -74,9 +81,11 @@ export function createMessagingService(options: {
   timeZone: string;
   /** Where "send me a test" e-mails go out. */
   outbox: Pick<EmailOutbox, 'enqueue' | 'kick'>;
+  /** Where "send me a test" texts go out. */
+  sms: SmsSender;
   now?: () => Date;
 }) {
-  const { db, messagingRepository, workOrderRepository, onQueued, timeZone, outbox } = options;
+  const { db, messagingRepository, workOrderRepository, onQueued, timeZone, outbox, sms } = options;
   const now = options.now ?? (() => new Date());
   const repository = messagingRepository(db);
 
@@ -219,14 +228,39 @@ export function createMessagingService(options: {
       return { template: (await templatesList()).find((stored) => stored.type === type)! };
     },
 
-    /** "Send me a test": the edited template with the sample values, by e-mail to the admin who asks (the text's body is added below the e-mail's). */
-    async sendTest(type: MessageType, template: MessageTemplateUpdate, to: string): Promise<{ sentTo: string; subject: string }> {
-      const rendered = renderMessage(template, sampleMessageVariables);
+    /** Back to the built-in template: the admin's edit is removed (audited). */
+    async restoreTemplate(type: MessageType, actor: AuditActor): Promise<{ template: StoredMessageTemplate }> {
+      await withTransaction(db, async (tx) => {
+        const removed = await messagingRepository(tx).deleteTemplate(type);
+        if (removed) await recordAudit(tx, { actor, entityType: 'settings', entityId: `message_template:${type}`, entityLabel: `Message template: ${type}`, action: 'deleted' });
+      });
+      return { template: (await templatesList()).find((stored) => stored.type === type)! };
+    },
+
+    /**
+     * "Send me a test": the edited template with the sample values. By e-mail (to `to`, else the
+     * admin who asks; the text's body is added below the e-mail's) through the outbox, or as a text
+     * to `to` straight through the SMS sender (a refusal is the answer's error, nothing is kept).
+     */
+    async sendTest(type: MessageType, test: MessageTemplateTest, adminEmail: string): Promise<MessageTemplateTestResponse> {
+      const rendered = renderMessage(test, sampleMessageVariables);
       const subject = `[Test] ${rendered.subject}`;
+      if (test.channel === 'sms') {
+        const number = test.to ? toE164(test.to) : null;
+        if (!number) throw new AppError('VALIDATION_FAILED', testNumberMessage, [{ path: 'to', message: testNumberMessage }]);
+        try {
+          await sms.send({ to: number, body: rendered.smsBody });
+        } catch (error) {
+          throw new AppError('UPSTREAM_FAILED', `The text could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        return { channel: 'sms', sentTo: number, subject };
+      }
+      const to = test.to ?? adminEmail;
+      if (!z.email().safeParse(to).success) throw new AppError('VALIDATION_FAILED', testEmailMessage, [{ path: 'to', message: testEmailMessage }]);
       const text = `${rendered.emailBody}\n\n---\nThe text message of this template, with the sample values:\n\n${rendered.smsBody}\n`;
       await outbox.enqueue(db, [{ recipients: [to], subject, text, relatedType: 'message_template', kind: `message_test_${type}` }]);
       outbox.kick();
-      return { sentTo: to, subject };
+      return { channel: 'email', sentTo: to, subject };
     },
 
     settings: async (): Promise<{ settings: MessagingSettings }> => ({ settings: await repository.settings() }),
