@@ -301,12 +301,14 @@ describe('replies about a visit, and other texts', () => {
   it('any other text becomes a notification with the text (at most 500 characters) and no reply', async () => {
     const customer = await newCustomer();
     const before = (await customerTextNotifications()).length;
-    const long = `Can you also look at the furnace? ${'x'.repeat(600)}`;
+    // The 500th character is an emoji (two UTF-16 units): it is kept whole, not cut in half.
+    const start = 'Can you also look at the furnace? ';
+    const long = `${start}${'x'.repeat(499 - start.length)}😀${'y'.repeat(100)}`;
     const { response } = await textIn(customer.number, long);
     await expectTwiml(response, '');
     const [notification] = (await customerTextNotifications()).slice(before);
     expect(notification!.title).toBe(`Text from ${customer.name}`);
-    expect(notification!.message).toBe(`Text from ${customer.name}: ${long.slice(0, 500)}…`);
+    expect(notification!.message).toBe(`Text from ${customer.name}: ${start}${'x'.repeat(499 - start.length)}😀…`);
     const [stored] = await rows<{ kind: string; body: string }>(sql`select kind, body from inbound_texts where customer_id = ${customer.id}`);
     expect(stored).toEqual({ kind: 'other', body: long });
   });

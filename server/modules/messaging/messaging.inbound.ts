@@ -184,7 +184,9 @@ export function createInboundTextService(options: {
     const { kind, customer, visit } = understood;
     const number = formatPhoneForDisplay(input.from);
     const who = customer?.name ?? number;
-    const shown = textBody === '' ? '(no text)' : textBody.length > notificationTextLimit ? `${textBody.slice(0, notificationTextLimit)}…` : textBody;
+    // Cut by characters (code points), never inside a surrogate pair: half an emoji is no valid JSON text for jsonb.
+    const characters = Array.from(textBody);
+    const shown = textBody === '' ? '(no text)' : characters.length > notificationTextLimit ? `${characters.slice(0, notificationTextLimit).join('')}…` : textBody;
     const link = visit ? `/admin/workorders/${visit.id}` : customer ? `/admin/customers/${customer.id}` : undefined;
     const data = {
       kind,
