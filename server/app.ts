@@ -24,9 +24,11 @@ import { createCustomerService } from './modules/customers/customer.service.ts';
 import { createEmailOutbox, type EmailOutbox } from './modules/email/email-outbox.ts';
 import type { SmsSender } from './adapters/sms/sms-sender.ts';
 import {
+  createInboundTextService,
   createMessagingRepository,
   createMessagingRunner,
   createMessagingService,
+  inboundTextRoutes,
   messagingRoutes,
   type MessagingRunner,
 } from './modules/messaging/index.ts';
@@ -216,6 +218,19 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       sms,
       now,
     }),
+  });
+  // Texts customers send (STOP / START / HELP, C / R, anything else), from the provider's signed webhook.
+  await app.register(inboundTextRoutes, {
+    inbound: createInboundTextService({
+      db: database.db,
+      messagingRepository: createMessagingRepository,
+      notifications: createNotificationRepository(database.db),
+      company: config.company,
+      timeZone: config.businessTimeZone,
+      now,
+    }),
+    smsAuthToken: config.sms.api?.authToken,
+    siteUrl: config.company.siteUrl,
   });
   await app.register(calendarRoutes, {
     calendar: createCalendarService({

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
-/** Kinds of staff notification: chat bookings (spec 000 section 3) and website estimate requests. */
-export const notificationTypes = { newAiLead: 'new_ai_lead', newEstimateRequest: 'new_estimate_request' } as const;
+/**
+ * Kinds of staff notification: chat bookings (spec 000 section 3), website estimate requests, and
+ * texts customers send to the company's number (issue 18: a confirmation, a reschedule request, any
+ * other reply).
+ */
+export const notificationTypes = { newAiLead: 'new_ai_lead', newEstimateRequest: 'new_estimate_request', customerText: 'customer_text' } as const;
 
 export const notificationSchema = z.object({
   id: z.string(),

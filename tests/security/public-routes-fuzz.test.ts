@@ -1,6 +1,8 @@
 import type { HTTPMethods, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inboundTextPath } from '#shared/inbound-texts.ts';
 import { validEstimateRequest } from '#tests/support/estimate-fixtures.ts';
+import { inboundSmsParams, signedInboundRequest } from '#tests/support/fake-sms-server.ts';
 import { createStaff, createTestApp, type TestContext } from '#tests/support/test-app.ts';
 
 // Issue 15, attacker suite: every public state-changing route (no session needed) gets oversized
@@ -25,6 +27,8 @@ const validBodies: Record<string, Record<string, unknown>> = {
     description: 'Outside unit is broken and making a grinding noise',
     preferredDate: '',
   },
+  // The SMS provider's webhook: form-encoded and signed (its valid request below carries the signature).
+  [`POST ${inboundTextPath}`]: inboundSmsParams({ from: '+18435550188', to: '+18435550100', body: 'C' }),
   'POST /api/auth/login': { email: 'fuzz@example.com', password: 'not the password at all' },
   'POST /api/auth/logout': {},
   'POST /api/auth/set-password/check': { token: 'A'.repeat(43) },
@@ -35,6 +39,8 @@ const validBodies: Record<string, Record<string, unknown>> = {
 const takesIdempotencyKey = new Set(['/api/public/estimate-requests', '/api/public/chat/bookings']);
 const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const routes: PublicRoute[] = [];
+/** An SMS API is configured (never called here), so the inbound-text webhook is live and fuzzed too. */
+const smsAuthToken = 'fuzz-sms-auth-token';
 let context: TestContext;
 let nextAddress = 0;
 /** Every request from its own address: the per-address rate limits must not hide what the parsers do. */
@@ -42,6 +48,7 @@ const freshAddress = () => `10.15.${Math.floor((nextAddress += 1) / 250)}.${(nex
 
 beforeAll(async () => {
   context = await createTestApp({
+    env: { SMS_API_URL: 'http://127.0.0.1:9', SMS_ACCOUNT_SID: `AC${'0'.repeat(32)}`, SMS_AUTH_TOKEN: smsAuthToken, SMS_FROM: '+18435550100' },
     onRoute: (route: RouteOptions) => {
       for (const method of ([] as HTTPMethods[]).concat(route.method)) {
         if (stateChanging.has(method) && !route.url.startsWith('/api/admin')) {
@@ -226,7 +233,14 @@ describe('public routes under fuzz', () => {
 
   it('still takes a valid body on every route after the fuzzing (the cases were refused for what they broke)', async () => {
     for (const route of routes) {
-      const response = await send(route, { name: 'valid', payload: json(validBodies[`${route.method} ${route.url}`]) });
+      const body = validBodies[`${route.method} ${route.url}`]!;
+      // The webhook's valid request is the provider's: form-encoded, with its signature.
+      const signed = route.url === inboundTextPath
+        ? signedInboundRequest({ authToken: smsAuthToken, url: `${context.config.company.siteUrl}${inboundTextPath}`, params: body as Record<string, string> })
+        : undefined;
+      const response = signed
+        ? await send(route, { name: 'valid', payload: signed.body, contentType: signed.headers['content-type'], headers: { 'x-twilio-signature': signed.headers['x-twilio-signature'] } })
+        : await send(route, { name: 'valid', payload: json(body) });
       expect(response.statusCode, `${route.method} ${route.url}: ${response.body}`).toBeLessThan(500);
       if (route.url.startsWith('/api/public/')) expect(response.statusCode, `${route.method} ${route.url}: ${response.body}`).toBeLessThan(300);
     }
