@@ -269,6 +269,13 @@ describe('replies about a visit, and other texts', () => {
     expect((await customerTextNotifications()).slice(notificationsBefore)).toHaveLength(1);
     const [stored] = await rows<{ count: number | string }>(sql`select count(*) as count from inbound_texts where provider_id = ${first.params.MessageSid!}`);
     expect(Number(stored!.count)).toBe(1);
+
+    // The confirmation is for that appointment: an edit of something else keeps it, a move clears it
+    // (a trigger on work_orders, so every path that moves a visit does).
+    await rows(sql`update work_orders set title = 'Tune-up and filter' where id = ${sooner.id}`);
+    expect(await confirmedAt(sooner.id)).toBe(confirmed);
+    await rows(sql`update work_orders set scheduled_start_time = '15:00', scheduled_end_time = '17:00' where id = ${sooner.id}`);
+    expect(await confirmedAt(sooner.id)).toBeNull();
     clock = await localInstant(today, '12:00');
   });
 

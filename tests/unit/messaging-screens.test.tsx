@@ -381,6 +381,15 @@ describe('Work order > Messages', () => {
   });
 });
 
+describe('Work order > Messages: what the customer and the technician did', () => {
+  it('says when the customer confirmed by text and when the technician was marked en route', async () => {
+    serveApi(() => ({ body: { messages: [] } }));
+    renderWithQueries(<WorkOrderMessagesCard workOrder={workOrder({ customerConfirmedAt: '2026-11-30T14:05:00Z', enRouteAt: '2026-12-01T12:50:00Z' })} technicianName="Mike Rivera" />);
+    expect((await screen.findByText(/^The customer confirmed this visit by text/)).textContent).toMatch(/^The customer confirmed this visit by text, .+\.$/);
+    expect(screen.getByText(/^Marked en route /)).toBeTruthy();
+  });
+});
+
 describe('Settings > Messages: reminders and quiet hours', () => {
   it('checks the values before saving and sends them as numbers and times', async () => {
     const requests = serveApi((request) => {

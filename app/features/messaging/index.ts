@@ -13,6 +13,6 @@ export {
   type MessageTemplateListResponse,
   type TestMessageBody,
 } from './api.ts';
-export { smsLength, smsLengthLine, type SmsLength } from './labels.ts';
+export { formatMessageTime, smsLength, smsLengthLine, type SmsLength } from './labels.ts';
 export { MessageHistory } from './message-history.tsx';
 export { CustomerMessagesSection } from './customer-messages.tsx';

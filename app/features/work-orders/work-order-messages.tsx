@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
-import { MessageHistory, refusalText, useMarkEnRoute, useWorkOrderMessages } from '#client/features/messaging/index.ts';
+import { formatMessageTime, MessageHistory, refusalText, useMarkEnRoute, useWorkOrderMessages } from '#client/features/messaging/index.ts';
 import type { WorkOrder } from './api.ts';
 import { DetailCard } from './detail-card.tsx';
 
@@ -37,6 +37,12 @@ export function WorkOrderMessagesCard({ workOrder, technicianName }: { workOrder
         ) : null
       }
     >
+      {workOrder.customerConfirmedAt || workOrder.enRouteAt ? (
+        <ul className="mb-3 space-y-1 text-sm text-slate-700">
+          {workOrder.customerConfirmedAt ? <li>The customer confirmed this visit by text, {formatMessageTime(workOrder.customerConfirmedAt)}.</li> : null}
+          {workOrder.enRouteAt ? <li>Marked en route {formatMessageTime(workOrder.enRouteAt)}.</li> : null}
+        </ul>
+      ) : null}
       <div aria-live="polite">{outcome?.tone === 'success' ? <Alert tone="success" className="mb-3">{outcome.text}</Alert> : null}</div>
       <div aria-live="assertive">{outcome?.tone === 'error' ? <Alert className="mb-3">{outcome.text}</Alert> : null}</div>
       {messages.isPending ? (
