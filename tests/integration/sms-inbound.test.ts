@@ -369,3 +369,58 @@ describe('numbers', () => {
     expect(notifications.every((notification) => notification.data.link === undefined && notification.data.from === unknown)).toBe(true);
   });
 });
+
+describe('texts out through the provider (the Twilio-compatible API on 127.0.0.1)', () => {
+  /** The work order's confirmations by text, oldest first (its reminder is not due yet). */
+  async function textMessagesOf(workOrderId: string) {
+    return rows<{ type: string; status: string; attempts: number; last_error: string | null; send_at: Date | string; provider_id: string | null }>(sql`
+      select type, status, attempts, last_error, send_at, provider_id from messages
+       where work_order_id = ${workOrderId} and channel = 'sms' and type <> 'appointment_reminder' order by created_at, id`);
+  }
+
+  it('sends the confirmation as the provider expects it; a failing provider is retried with backoff until it answers', async () => {
+    const customer = await newCustomer({ texts: true, name: 'Riley Retry' });
+    provider.failNext(2, { status: 500, code: 20500, message: 'Internal Server Error' });
+    const visit = await scheduledWorkOrder(customer.id, addDays(today, 4), '10:00');
+    await run();
+    let [confirmation] = await textMessagesOf(visit.id);
+    expect(confirmation).toMatchObject({ type: 'appointment_confirmed', status: 'scheduled', attempts: 1 });
+    expect(confirmation!.last_error).toContain('500');
+    expect(provider.messages.filter((text) => text.to === customer.number)).toHaveLength(0);
+
+    // Each retry waits its backoff: nothing goes before it, the next attempt after it.
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      await run();
+      expect((await textMessagesOf(visit.id))[0]!.attempts).toBe(attempt);
+      clock = new Date(new Date((await textMessagesOf(visit.id))[0]!.send_at).getTime() + 1_000);
+      await run();
+    }
+    [confirmation] = await textMessagesOf(visit.id);
+    expect(confirmation).toMatchObject({ status: 'sent', attempts: 3 });
+    const delivered = provider.messages.filter((text) => text.to === customer.number);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.sid).toBe(confirmation!.provider_id);
+    expect(delivered[0]!.body).toContain(formatAppointmentDate(addDays(today, 4)));
+    expect(delivered[0]!.body).toMatch(/Reply STOP to opt out\.$/);
+    clock = await localInstant(today, '12:00');
+  });
+
+  it('a number the provider says cannot take texts is marked, and never tried again', async () => {
+    const customer = await newCustomer({ texts: true, name: 'Lana Landline' });
+    provider.failNext(1, { status: 400, code: 21614, message: "'To' number is not a valid mobile number" });
+    const visit = await scheduledWorkOrder(customer.id, addDays(today, 5), '10:00');
+    await run();
+    const [confirmation] = await textMessagesOf(visit.id);
+    expect(confirmation).toMatchObject({ status: 'failed', attempts: 1 });
+    const [consent] = await rows<{ undeliverable_number: string | null }>(sql`
+      select undeliverable_number from customer_message_consents where customer_id = ${customer.id} and channel = 'sms'`);
+    expect(consent!.undeliverable_number).toBe(customer.number);
+
+    // Moved: a new confirmation is due, but not by text to that number.
+    const requestsBefore = provider.requests.length;
+    await rows(sql`update work_orders set scheduled_start_time = '13:00', scheduled_end_time = '15:00' where id = ${visit.id}`);
+    await run();
+    expect(provider.requests.length).toBe(requestsBefore);
+    expect((await textMessagesOf(visit.id)).filter((message) => message.status === 'sent')).toHaveLength(0);
+  });
+});
