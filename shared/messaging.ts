@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { estimateResponseHours } from './business.ts';
 import {
   consentSources,
   consentStatuses,
@@ -42,6 +43,9 @@ export const messageVariables = {
   'technician.firstName': { label: "Technician's first name", sample: 'Mike' },
   'workOrder.number': { label: 'Work order number', sample: 'WO-10042' },
   'workOrder.title': { label: 'Work order title', sample: 'AC not cooling' },
+  /** The estimate request's reference and service (estimate request received only). */
+  'request.reference': { label: 'Estimate request reference', sample: 'EST-3F9A21C0' },
+  'request.service': { label: 'Requested service', sample: 'AC Repair' },
   'visit.summary': { label: 'Visit summary', sample: 'Replaced the capacitor and cleaned the condenser coil; the system is cooling normally.' },
 } as const;
 
@@ -96,11 +100,14 @@ export const defaultMessageTemplates: Record<MessageType, MessageTemplate> = {
       'Hi {{customer.firstName}},\n\nThank you for having us. Here is what we did:\n\n{{visit.summary}}\n\nAny questions about the work, call us at {{company.phone}}.\n\nThank you,\n{{company.name}}',
     smsBody: 'Hi {{customer.firstName}}, thanks for having us today. Questions about the visit? {{company.phone}} - {{company.name}}',
   },
+  // To an address anyone can type on the website: nothing the visitor typed goes into it, not even
+  // their name (decision 018-d-estimate-email), so it says "Hello" and {{customer.firstName}} is
+  // "there" for this type.
   estimate_received: {
-    subject: 'We received your estimate request',
+    subject: 'We received your estimate request | {{company.name}}',
     emailBody:
-      'Hi {{customer.firstName}},\n\nThank you for your request. We will call you within one business day to find a time.\n\nIn a hurry? Call us at {{company.phone}}.\n\n{{company.name}}',
-    smsBody: 'Hi {{customer.firstName}}, we got your estimate request and will call you within one business day. - {{company.name}}',
+      `Hello,\n\nThank you for contacting {{company.name}}. We received your request for {{request.service}} and will get back to you within ${estimateResponseHours} hours to confirm the details.\n\nYour request reference: {{request.reference}}\n\nNeed help sooner? Call us at {{company.phone}}.\n\nIf you did not send this request, you can ignore this message.\n\n{{company.name}}`,
+    smsBody: `{{company.name}}: we received your estimate request {{request.reference}} and will call you within ${estimateResponseHours} hours.`,
   },
 };
 

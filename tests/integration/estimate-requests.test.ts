@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayIn } from '#shared/dates.ts';
 import { retryDelaysMinutes } from '#server/modules/email/email-outbox.ts';
 import { validEstimateRequest } from '#tests/support/estimate-fixtures.ts';
-import { createTestApp, type TestContext } from '#tests/support/test-app.ts';
+import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 import { closedPort, startTestSmtpServer } from '#tests/support/smtp-server.ts';
 
 let smtp: Awaited<ReturnType<typeof startTestSmtpServer>>;
@@ -63,9 +63,38 @@ describe('submitting an estimate request', () => {
     expect(toStaff.subject).toBe('[URGENT] New estimate request: AC Repair for Dana Whitfield');
     expect(toStaff.raw).toContain('Upstairs unit blows warm air');
     expect(toCustomer.subject).toBe('We received your estimate request | Lowcountry Comfort Heating & Air');
-    expect(toCustomer.raw).toContain('within 24 hours');
+    // Written from the "estimate request received" template (quoted-printable: soft line breaks removed).
+    const confirmationText = toCustomer.raw.replace(/=\r?\n/g, '');
+    expect(confirmationText).toContain('within 24 hours');
+    expect(confirmationText).toContain(`Your request reference: EST-${request.id.replace(/-/g, '').slice(0, 8).toUpperCase()}`);
+    expect(confirmationText).not.toContain('Dana');
     const outbox = await rows<{ status: string }>(`select status from outbound_emails where related_id = $1`, [request.id]);
     expect(outbox.map((row) => row.status)).toEqual(['sent', 'sent']);
+  });
+
+  it('writes the confirmation from the template an admin edited in Settings, never with what the visitor typed', async () => {
+    await createStaff(context.database, 'template-admin@example.com');
+    const cookie = await signIn(context.app, 'template-admin@example.com', undefined, '127.0.3.1');
+    const edited = await context.app.inject({
+      method: 'PUT',
+      url: '/api/admin/settings/message-templates/estimate_received',
+      payload: { subject: 'Got it: {{request.reference}}', emailBody: 'Hi {{customer.firstName}}, your {{request.service}} request is in. {{company.phone}}', smsBody: 'Got it - {{company.name}}' },
+      headers: { cookie },
+      remoteAddress: '127.0.3.1',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const response = await submit({ ...validEstimateRequest, name: 'Mallory <b>Spam</b>', email: 'template-reader@example.com', serviceType: 'maintenance' });
+    expect(response.statusCode).toBe(201);
+    const id = response.json().request.id as string;
+    const [confirmation] = await rows<{ subject: string; text_body: string }>(
+      `select subject, text_body from outbound_emails where related_id = $1 and recipients = array['template-reader@example.com']`,
+      [id],
+    );
+    expect(confirmation).toEqual({
+      subject: `Got it: EST-${id.replace(/-/g, '').slice(0, 8).toUpperCase()}`,
+      text_body: `Hi there, your Maintenance request is in. ${context.config.company.phone}`,
+    });
+    await context.app.inject({ method: 'DELETE', url: '/api/admin/settings/message-templates/estimate_received', headers: { cookie }, remoteAddress: '127.0.3.1' });
   });
 
   it('is normal priority for anything but the two repair types, and keeps the optional fields', async () => {

@@ -1,7 +1,7 @@
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import type { EstimateRequest } from '#shared/estimate.ts';
 import { estimateServiceTypeLabels, estimateTimePreferenceLabels } from '#shared/estimate-labels.ts';
-import { estimateResponseHours } from '#shared/business.ts';
+import { renderMessage, type MessageTemplate } from '#shared/messaging.ts';
 import type { QueuedEmail } from '#server/modules/email/index.ts';
 
 function escapeHtml(value: string): string {
@@ -23,12 +23,14 @@ export function estimateReference(id: string): string {
 
 /**
  * The two messages a new estimate request sends: the staff notification (every detail, to
- * NOTIFICATION_RECIPIENTS) and the visitor's confirmation (fixed text; see below).
+ * NOTIFICATION_RECIPIENTS) and the visitor's confirmation (from its template; see below).
  */
 export function estimateRequestEmails(
   request: Omit<EstimateRequest, 'smsConsent'> & { id: string; priority: string },
   company: CompanyProfile,
   adminUrl: string,
+  /** The "estimate request received" template (messageTemplateFor): an admin's edit or the built-in one. */
+  confirmationTemplate: MessageTemplate,
 ): QueuedEmail[] {
   const service = estimateServiceTypeLabels[request.serviceType];
   const when = [
@@ -60,29 +62,23 @@ export function estimateRequestEmails(
     relatedId: request.id,
   };
 
-  // To the visitor's address: fixed company text, the reference and the chosen service's label
+  // To the visitor's address: the company's "estimate request received" template (Settings →
+  // Messages), filled with the company's details, the reference and the chosen service's label
   // only. Nothing typed into the form (name, description, address) goes to an address anyone can
   // type, so the company's mail cannot carry a stranger's words (decision 018-d-estimate-email).
-  const reference = estimateReference(request.id);
+  const rendered = renderMessage(confirmationTemplate, {
+    'company.name': company.name,
+    'company.phone': company.phone,
+    'company.site': company.siteUrl,
+    'customer.firstName': 'there',
+    'request.reference': estimateReference(request.id),
+    'request.service': service,
+  });
   const confirmation: QueuedEmail = {
     recipients: [request.email],
     replyTo: company.email,
-    subject: `We received your estimate request | ${company.name}`,
-    text:
-      `Hello,\n\nThank you for contacting ${company.name}. We received your request for ${service} and will ` +
-      `get back to you within ${estimateResponseHours} hours to confirm the details.\n\n` +
-      `Your request reference: ${reference}\n\n` +
-      `Need help sooner? Call us at ${company.phone}. For emergencies our 24/7 line is ${company.emergencyPhone}.\n\n` +
-      `If you did not send this request, you can ignore this message.\n\n` +
-      `${company.name}\n${company.address.street}, ${company.address.city}, ${company.address.state} ${company.address.zip}`,
-    html:
-      `<p>Hello,</p><p>Thank you for contacting ${escapeHtml(company.name)}. We received your request for ` +
-      `<strong>${escapeHtml(service)}</strong> and will get back to you within ${estimateResponseHours} hours to confirm the details.</p>` +
-      `<p>Your request reference: <strong>${escapeHtml(reference)}</strong></p>` +
-      `<p>Need help sooner? Call us at <a href="tel:${escapeHtml(company.phone.replace(/[^\d+]/g, ''))}">${escapeHtml(company.phone)}</a>. ` +
-      `For emergencies our 24/7 line is ${escapeHtml(company.emergencyPhone)}.</p>` +
-      `<p>If you did not send this request, you can ignore this message.</p>` +
-      `<p>${escapeHtml(company.name)}<br>${escapeHtml(company.address.street)}, ${escapeHtml(company.address.city)}, ${escapeHtml(company.address.state)} ${escapeHtml(company.address.zip)}</p>`,
+    subject: rendered.subject,
+    text: rendered.emailBody,
     relatedType: 'estimate_request',
     relatedId: request.id,
     kind: estimateConfirmationKind,

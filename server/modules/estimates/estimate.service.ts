@@ -9,6 +9,7 @@ import { notificationTypes } from '#shared/notifications.ts';
 import { withTransaction, type Database } from '#server/db/client.ts';
 import { diffFields, recordAudit, systemActors } from '#server/modules/audit/index.ts';
 import type { EmailOutbox } from '#server/modules/email/index.ts';
+import { messageTemplateFor } from '#server/modules/messaging/index.ts';
 import type { NotificationRepository } from '#server/modules/notifications/index.ts';
 import { confirmationsPerRecipientPerDay, estimateRequestEmails } from './estimate-emails.ts';
 import type { EstimateRequestRow } from './estimate.repository.ts';
@@ -57,7 +58,8 @@ export function createEstimateService(options: {
           smsConsentAt: smsConsent ? new Date() : null,
         });
         if (row) {
-          const [notification, confirmation] = estimateRequestEmails({ ...request, id: row.id, priority }, company, `${company.siteUrl}/admin/estimates`);
+          const template = await messageTemplateFor(tx, 'estimate_received');
+          const [notification, confirmation] = estimateRequestEmails({ ...request, id: row.id, priority }, company, `${company.siteUrl}/admin/estimates`, template);
           // Past the per-address cap the request is stored and staff are told as always; only the
           // visitor's confirmation is skipped, and the answer is the same (it reveals nothing).
           const isUnderCap = await repository.claimConfirmationSlot(tx, request.email, confirmationsPerRecipientPerDay);

@@ -9,3 +9,4 @@ export { messagingRoutes } from './messaging.routes.ts';
 export { createMessagingRunner, type MessagingRunner } from './messaging.runner.ts';
 export { createMessagingService, type MessagingService } from './messaging.service.ts';
 export { recordFormSmsConsent } from './messaging.consent.ts';
+export { messageTemplateFor } from './messaging.templates.ts';
