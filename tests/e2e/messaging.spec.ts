@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { Customer } from '#shared/customer.ts';
-import { todayIn } from '#shared/dates.ts';
+import { addDays, todayIn } from '#shared/dates.ts';
+import { calendarMessages } from '#shared/calendar.ts';
 import { workOrderMessages } from '#shared/work-order.ts';
 import { e2eAdmin, expectNoSeriousA11yViolations, outboxMailsMentioning, signIn } from './fixtures.ts';
 
@@ -178,5 +179,39 @@ test.describe('customer messaging', () => {
     await expect(consents.getByRole('listitem').filter({ hasText: 'E-mail:' })).toContainText(/E-mail: opted out by .+, \d{1,2} [A-Z][a-z]{2} \d{4}/);
     await expect(section.getByRole('button', { name: 'Opt out of e-mail' })).toHaveCount(0);
     await expect(section.getByRole('button', { name: 'Opt in to e-mail' })).toBeVisible();
+  });
+
+  test('calendar: an appointment booked and then dragged to another day reaches the customer as "booked", then "moved", in the outbox', async ({ page }) => {
+    const customer = await createCustomer(page.request);
+    // A weekday well ahead (Sunday to Friday, so the next day is in the same week).
+    let date = addDays(todayIn('UTC'), 30);
+    while (new Date(`${date}T12:00:00Z`).getUTCDay() === 6) date = addDays(date, 1);
+    const nextDay = addDays(date, 1);
+    const title = unique('Msg calendar job');
+    const created = await page.request.post('/api/admin/work-orders', {
+      data: { customerId: customer.id, title, description: 'Booked on the calendar by the messaging journey.', serviceDate: date, startTime: '09:00', endTime: '11:00' },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const mails = () => outboxMailsMentioning(customer.email!);
+    await expect.poll(() => mails().filter((mail) => mail.includes('Subject: Your visit is booked')).length, plannedSoon).toBe(1);
+
+    await page.goto(`/admin/calendar?date=${date}`);
+    await expect(page.getByRole('heading', { name: calendarMessages.title, level: 1 })).toBeVisible();
+    const dayColumn = (day: string) => page.locator(`[role="cell"][data-date="${day}"]`);
+    const event = dayColumn(date).getByRole('button', { name: new RegExp(title) });
+    const from = (await event.boundingBox())!;
+    const target = (await dayColumn(nextDay).boundingBox())!;
+    const startX = from.x + from.width / 2;
+    const startY = from.y + from.height / 2;
+    await page.mouse.move(startX, startY);
+    await page.mouse.down();
+    await page.mouse.move(startX + 10, startY, { steps: 3 });
+    await page.mouse.move(target.x + target.width / 2, startY, { steps: 10 });
+    await page.mouse.up();
+    await expect(page.getByRole('alert').or(page.getByRole('status')).filter({ hasText: title })).toContainText(`moved to ${nextDay}`);
+
+    // The customer hears of the move once, by e-mail in the outbox (.eml: no SMTP_URL in e2e).
+    await expect.poll(() => mails().filter((mail) => mail.includes('Subject: Your visit has moved')).length, plannedSoon).toBe(1);
+    expect(mails().filter((mail) => mail.includes('Subject: Your visit is booked'))).toHaveLength(1);
   });
 });
