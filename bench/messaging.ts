@@ -3,7 +3,7 @@
  * minute, run by `npm run bench` after the map benchmark, by `npm run bench -- --only messaging`
  * alone, or directly:
  *
- *   npx tsx bench/messaging.ts [--work-orders 10000] [--database-url URL]
+ *   npx tsx bench/messaging.ts [--work-orders 10000] [--concurrency N] [--database-url URL]
  *
  * 1. Opens the embedded database as the server does (`openDatabase`: PGlite on its worker thread,
  *    migrated) in a temporary data dir; with --database-url, a scratch PostgreSQL database next to
@@ -18,7 +18,7 @@
  *    tests' fake API server on 127.0.0.1 (in a child process, bench/fake-sms-process.ts), e-mails
  *    into the outbox in the transaction that marks them sent. Measured: the time until every
  *    reminder is handed over, messages per second, when each was handed over after the start (p50,
- *    p99), the time between hand-overs, and this process's memory (RSS and heap) before, at its
+ *    p99), the time between text hand-overs, and this process's memory (RSS and heap) before, at its
  *    peak (sampled every 100 ms) and after. The PGlite worker thread is in this process, so its
  *    memory is in the RSS.
  * 5. Baselines in the same run: the channels alone, without the messaging layer. The same number
@@ -44,6 +44,7 @@ import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
 import { customerMessageConsents, customers, workOrders } from '#server/db/schema/index.ts';
 import { createEmailOutbox } from '#server/modules/email/email-outbox.ts';
 import { createMessagingRunner } from '#server/modules/messaging/index.ts';
+import { defaultMessagingConcurrency } from '#server/modules/messaging/messaging.runner.ts';
 import { companyEnvSchema, companyProfileFrom } from '#shared/company.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
 import { createScratchPostgresDatabase } from './database.ts';
@@ -54,7 +55,10 @@ const handoverBarSeconds = 60;
 const flatMemoryBarMb = 100;
 const insertChunk = 1_000;
 
-const { values: args } = parseArgs({ options: { 'work-orders': { type: 'string', default: '10000' }, 'database-url': { type: 'string' } } });
+const { values: args } = parseArgs({ options: { 'work-orders': { type: 'string', default: '10000' }, concurrency: { type: 'string' }, 'database-url': { type: 'string' } } });
+/** Messages a runner sends at once; unset, the runner's own default (what the server runs). */
+const concurrency = args.concurrency === undefined ? undefined : Number(args.concurrency);
+if (concurrency !== undefined && (!Number.isSafeInteger(concurrency) || concurrency < 1)) throw new Error('--concurrency must be a whole number >= 1');
 const workOrderCount = Number(args['work-orders']);
 if (!Number.isSafeInteger(workOrderCount) || workOrderCount < 1) throw new Error('--work-orders must be a whole number >= 1');
 
@@ -191,7 +195,7 @@ async function main(): Promise<void> {
   try {
     if (args['database-url']) scratch = await createScratchPostgresDatabase(args['database-url'], 'messaging');
     const databaseLabel = scratch ? `PostgreSQL (scratch database ${new URL(scratch.url).pathname.slice(1)})` : 'PGlite (embedded, worker thread)';
-    console.log(`Messaging benchmark: ${workOrderCount} work orders on ${databaseLabel}; ${os.cpus().length} cores, load ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+    console.log(`Messaging benchmark: ${workOrderCount} work orders on ${databaseLabel}, ${concurrency ?? defaultMessagingConcurrency} sent at once; ${os.cpus().length} cores, load ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
 
     let started = performance.now();
     handle = scratch ? await openDatabase({ kind: 'postgres', url: scratch.url }) : await openDatabase({ kind: 'pglite', dataDir });
@@ -213,12 +217,16 @@ async function main(): Promise<void> {
 
     // The channels, instrumented: when each message is handed over.
     const handovers: number[] = [];
+    const textHandovers: number[] = [];
+    let emailGroups = 0;
     const twilio = createTwilioSender({ apiUrl: fake.url, accountSid: fake.accountSid, authToken: fake.authToken, from: '+18435550100', timeoutMs: 10_000 });
     const sms: SmsSender = {
       kind: 'api',
       send: async (message) => {
         const result = await twilio.send(message);
-        handovers.push(performance.now());
+        const at = performance.now();
+        handovers.push(at);
+        textHandovers.push(at);
         return result;
       },
     };
@@ -229,15 +237,29 @@ async function main(): Promise<void> {
       from: company.email,
       log,
     });
-    // kick() is called after the marking transaction commits: the e-mail is then in the outbox for good.
+    // kick() is called after the transaction that queued the e-mails and marked them sent commits:
+    // they are then in the outbox for good.
+    let queuedEmails = 0;
     const runner = createMessagingRunner({
       db: handle.db,
-      outbox: { enqueue: outbox.enqueue, kick: () => void handovers.push(performance.now()) },
+      outbox: {
+        enqueue: async (executor, emails) => {
+          const ids = await outbox.enqueue(executor, emails);
+          queuedEmails += ids.length;
+          return ids;
+        },
+        kick: () => {
+          const at = performance.now();
+          if (queuedEmails > 0) emailGroups += 1;
+          for (; queuedEmails > 0; queuedEmails -= 1) handovers.push(at);
+        },
+      },
       sms,
       company,
       timeZone,
       log,
       now: () => clock,
+      concurrency,
     });
 
     started = performance.now();
@@ -255,6 +277,8 @@ async function main(): Promise<void> {
     // The reminders: the clock moves to the minute they are due.
     clock = new Date(dueAt.getTime() + 30_000);
     handovers.length = 0;
+    textHandovers.length = 0;
+    emailGroups = 0;
     const dueReminders = Number((await handle.query<{ count: string | number }>(`select count(*) as count from messages where type = 'appointment_reminder' and status = 'scheduled' and send_at <= $1`, [clock.toISOString()]))[0]!.count);
     (globalThis as { gc?: () => void }).gc?.();
     const memoryBefore = memoryNow();
@@ -271,10 +295,8 @@ async function main(): Promise<void> {
 
     const sinceStart = new LatencyRecorder();
     const between = new LatencyRecorder();
-    handovers.forEach((at, index) => {
-      sinceStart.record(at - started);
-      between.record(at - (index === 0 ? started : handovers[index - 1]!));
-    });
+    for (const at of handovers) sinceStart.record(at - started);
+    textHandovers.forEach((at, index) => between.record(at - (index === 0 ? started : textHandovers[index - 1]!)));
     const sinceStartFigures = sinceStart.summarize(reminderSeconds);
     const betweenFigures = between.summarize(reminderSeconds);
 
@@ -333,7 +355,7 @@ async function main(): Promise<void> {
     console.log('');
     console.log(`Reminders due: ${dueReminders} (${reminderEmails} e-mails, ${reminderTexts} texts); final states ${JSON.stringify(reminderCounts)}`);
     console.log(`Handed over after the start: p50 ${fixed(sinceStartFigures.p50Ms / 1000, 2)} s, p99 ${fixed(sinceStartFigures.p99Ms / 1000, 2)} s, last ${fixed(reminderSeconds, 2)} s`);
-    console.log(`Time per message (between hand-overs): p50 ${fixed(betweenFigures.p50Ms, 2)} ms, p99 ${fixed(betweenFigures.p99Ms, 2)} ms`);
+    console.log(`Time per text (between text hand-overs): p50 ${fixed(betweenFigures.p50Ms, 2)} ms, p99 ${fixed(betweenFigures.p99Ms, 2)} ms; e-mails handed over in ${emailGroups} groups (one transaction each)`);
     console.log(
       `Baseline (channels alone, same run): outbox enqueue ${fixed(outboxPerSecond, 0)} e-mails/s; fake SMS API ${fixed(smsPerSecond, 0)} texts/s one at a time, ${fixed(smsPerSecond4, 0)} texts/s four at a time; ` +
         `floor for these reminders ${fixed(floorSeconds, 2)} s, measured ${fixed(reminderSeconds / floorSeconds, 1)}x the floor`,
@@ -359,12 +381,14 @@ async function main(): Promise<void> {
           at: new Date().toISOString(),
           database: scratch ? 'postgres' : 'pglite',
           workOrders: workOrderCount,
+          concurrency: concurrency ?? defaultMessagingConcurrency,
           loadAverage: os.loadavg(),
           seconds: { open: openSeconds, insert: insertSeconds, plan: planSeconds, confirmations: confirmationSeconds, reminders: reminderSeconds },
           reminders: { due: dueReminders, sent: remindersSent, emails: reminderEmails, texts: reminderTexts, perSecond, outcomes: reminderOutcomes },
           confirmations: { sent: confirmations, outcomes: confirmationOutcomes },
           handedOverAfterStartMs: { p50: sinceStartFigures.p50Ms, p99: sinceStartFigures.p99Ms },
-          betweenHandoversMs: { p50: betweenFigures.p50Ms, p99: betweenFigures.p99Ms },
+          betweenTextHandoversMs: { p50: betweenFigures.p50Ms, p99: betweenFigures.p99Ms },
+          emailGroups,
           baseline: { outboxPerSecond, smsPerSecond, smsPerSecond4, floorSeconds, ratio: reminderSeconds / floorSeconds },
           memoryMb: { before: memoryBefore, peak: memoryPeak, after: memoryAfter, growth: memoryGrowth },
           bars: { inTime: isInTime, flat: isFlat },
