@@ -7,7 +7,7 @@
  * - every flag goes to bench/api.ts (its own flags: --customers, --duration, --only...);
  * - `--database-url URL` goes to every benchmark (each runs on PostgreSQL then);
  * - with `--only` (a quick check of some endpoints, or `--only export`), only bench/api.ts runs;
- *   `--only messaging` runs bench/messaging.ts alone instead (it needs no build).
+ *   `--only messaging` runs bench/messaging.ts alone instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
