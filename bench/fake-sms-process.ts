@@ -4,7 +4,8 @@
  * the measured process's memory nor on its event loop.
  *
  * Prints one JSON line when listening: `{ "url", "accountSid", "authToken" }`. On SIGTERM it
- * prints `{ "accepted": n }` (texts answered 201) and exits.
+ * prints `{ "accepted": n }` (texts answered 201) and exits; it also exits when its stdin closes
+ * (the benchmark ended without stopping it, e.g. killed).
  */
 import { startFakeSmsServer } from '#tests/support/fake-sms-server.ts';
 
@@ -13,6 +14,8 @@ process.stdout.write(`${JSON.stringify({ url: fake.url, accountSid: fake.account
 // The recorded request objects are what the bench does not need: keep the list from growing.
 const trim = setInterval(() => fake.requests.splice(0, fake.requests.length), 1_000);
 
+process.stdin.resume();
+process.stdin.once('close', () => process.exit(0));
 process.once('SIGTERM', () => {
   clearInterval(trim);
   process.stdout.write(`${JSON.stringify({ accepted: fake.messages.length })}\n`, () => {

@@ -73,7 +73,8 @@ type FakeSms = { url: string; accountSid: string; authToken: string; stop: () =>
 async function startFakeSms(): Promise<FakeSms> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bench/fake-sms-process.ts')], {
     cwd: projectRoot,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // Its stdin is this process's pipe: when this process ends, however, the fake ends too.
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = readline.createInterface({ input: child.stdout! });
   const iterator = lines[Symbol.asyncIterator]();
@@ -189,6 +190,13 @@ const okOrMissed = (isOk: boolean) => (isOk ? 'ok' : 'MISSED');
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hvac-messaging-bench-'));
+  // Ctrl-C (or npm run bench's runner passing on SIGTERM): remove the temporary data dir and stop.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  }
   let scratch: { url: string; drop: () => Promise<void> } | undefined;
   let handle: DatabaseHandle | undefined;
   let fake: FakeSms | undefined;
