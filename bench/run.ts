@@ -1,12 +1,13 @@
 /**
- * `npm run bench [-- flags]`: the API benchmark, then the calendar, geocoding and map benchmarks,
- * one after the other, stopping at the first that fails (after the build, which npm runs first).
+ * `npm run bench [-- flags]`: the API benchmark, then the calendar, geocoding, map and messaging
+ * benchmarks, one after the other, stopping at the first that fails (after the build, which npm runs first).
  *
  * npm appends the arguments after `--` to the end of the script's command line, so with a `&&`
  * chain they would reach the last benchmark only. This runner hands them out instead:
  * - every flag goes to bench/api.ts (its own flags: --customers, --duration, --only...);
  * - `--database-url URL` goes to every benchmark (each runs on PostgreSQL then);
- * - with `--only` (a quick check of some endpoints, or `--only export`), only bench/api.ts runs.
+ * - with `--only` (a quick check of some endpoints, or `--only export`), only bench/api.ts runs;
+ *   `--only messaging` runs bench/messaging.ts alone instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -19,8 +20,8 @@ const { values } = parseArgs({ args, options: { 'database-url': { type: 'string'
 const databaseUrl = typeof values['database-url'] === 'string' ? values['database-url'] : undefined;
 const shared = databaseUrl ? ['--database-url', databaseUrl] : [];
 
-const runs: [script: string, args: string[]][] = [['bench/api.ts', args]];
-if (values.only === undefined) runs.push(['bench/calendar.ts', shared], ['bench/geocoding.ts', shared], ['bench/map.ts', shared]);
+const runs: [script: string, args: string[]][] = values.only === 'messaging' ? [['bench/messaging.ts', shared]] : [['bench/api.ts', args]];
+if (values.only === undefined) runs.push(['bench/calendar.ts', shared], ['bench/geocoding.ts', shared], ['bench/map.ts', shared], ['bench/messaging.ts', shared]);
 
 let current: ChildProcess | undefined;
 // Ctrl-C reaches the running benchmark from the terminal too: it stops its server and exits, then so does this.

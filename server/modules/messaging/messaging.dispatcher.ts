@@ -14,7 +14,7 @@ import {
   type MessageVariables,
 } from '#shared/messaging.ts';
 import { appointmentVersionOf, parseAppointmentVersion, phoneToE164 } from './messaging.planner.ts';
-import type { ClaimedMessage, MessagingRepository, SendingContext } from './messaging.repository.ts';
+import type { ClaimedMessage, ConsentRow, MessagingRepository, SendingContext } from './messaging.repository.ts';
 
 /** A claimed message is another sender's for this long; far longer than one send lasts (the SMS sender's timeouts end a hung send in seconds). */
 export const messageLeaseMinutes = 10;
@@ -24,9 +24,26 @@ export const onMyWayUsefulMinutes = 120;
 
 export type DispatchOutcome = 'sent' | 'retry' | 'failed' | 'skipped' | 'cancelled' | 'lost';
 
+/** What a claimed batch's messages are rendered and checked with, read once for the batch (three queries, not three per message). */
+export type DispatchBatch = {
+  contextOf: (message: ClaimedMessage) => SendingContext | undefined;
+  consentsOf: (customerId: string) => ConsentRow[];
+  templateOf: (type: MessageType) => MessageTemplate;
+};
+
 export type Dispatcher = {
   /** Sends one claimed message to its end state (or back to the schedule for a retry). */
   dispatch: (message: ClaimedMessage, now: Date) => Promise<DispatchOutcome>;
+  /**
+   * Sends a claimed batch (decision 021-b): what it needs is read once; its e-mails go into the
+   * outbox together, in one transaction that marks them sent; up to `concurrency` texts are sent at
+   * once. Once `isStopping` answers true nothing more starts: `unstarted` lists what did not.
+   */
+  dispatchBatch: (
+    messages: ClaimedMessage[],
+    now: () => Date,
+    options: { concurrency: number; isStopping: () => boolean },
+  ) => Promise<{ outcomes: Record<string, number>; unstarted: string[] }>;
 };
 
 const appointmentTypes = new Set<MessageType>(['appointment_confirmed', 'appointment_rescheduled', 'appointment_reminder']);
@@ -68,9 +85,16 @@ export function createDispatcher(options: {
   const { db, repository, outbox, sms, company, timeZone, log } = options;
   const messaging = repository(db);
 
-  async function templateOf(type: MessageType): Promise<MessageTemplate> {
-    const edited = (await messaging.templates()).find((template) => template.type === type);
-    return edited ?? defaultMessageTemplates[type];
+  async function prepare(messages: ClaimedMessage[]): Promise<DispatchBatch> {
+    const contexts = await messaging.sendingContexts(messages, timeZone);
+    const customerIds = [...new Set(messages.flatMap((message) => (message.customerId === null ? [] : [message.customerId])))];
+    const consents = await messaging.consentsOf(customerIds);
+    const edited = await messaging.templates();
+    return {
+      contextOf: (message) => contexts.get(message.id),
+      consentsOf: (customerId) => consents.filter((row) => row.customerId === customerId),
+      templateOf: (type) => edited.find((template) => template.type === type) ?? defaultMessageTemplates[type],
+    };
   }
 
   async function end(message: ClaimedMessage, status: 'skipped' | 'cancelled', reason: string, now: Date): Promise<DispatchOutcome> {
@@ -78,48 +102,69 @@ export function createDispatcher(options: {
     return isOwn ? status : 'lost';
   }
 
-  async function dispatch(message: ClaimedMessage, now: Date): Promise<DispatchOutcome> {
-    const context = await messaging.sendingContext(message, timeZone);
-    if (message.customerId === null) return end(message, 'cancelled', 'the customer was deleted', now);
+  type Decision =
+    | { kind: 'end'; status: 'skipped' | 'cancelled'; reason: string }
+    | { kind: 'email'; email: PendingEmail }
+    | { kind: 'sms'; customerId: string; number: string; body: string };
+
+  /** What to do with a claimed message, from the batch's data (no query). */
+  function decide(message: ClaimedMessage, batch: DispatchBatch, now: Date): Decision {
+    const skip = (reason: string): Decision => ({ kind: 'end', status: 'skipped', reason });
+    const cancel = (reason: string): Decision => ({ kind: 'end', status: 'cancelled', reason });
+    const context = batch.contextOf(message);
+    if (!context) throw new Error(`no sending context was read for message ${message.id}`);
+    if (message.customerId === null) return cancel('the customer was deleted');
     if (appointmentTypes.has(message.type)) {
-      if (context.workOrderStatus === null) return end(message, 'cancelled', 'the work order was deleted', now);
+      if (context.workOrderStatus === null) return cancel('the work order was deleted');
       const isOpen = context.workOrderStatus === 'pending' || context.workOrderStatus === 'scheduled';
-      if (!isOpen || appointmentVersionOf(context) !== message.appointmentVersion) return end(message, 'cancelled', 'the appointment changed before this was sent', now);
+      if (!isOpen || appointmentVersionOf(context) !== message.appointmentVersion) return cancel('the appointment changed before this was sent');
     }
     // "On my way" that could not go soon after the mark (quiet hours, an outage) would only confuse.
     if (message.type === 'on_my_way' && now.getTime() - message.createdAt.getTime() > onMyWayUsefulMinutes * 60_000) {
-      return end(message, 'skipped', 'too late to be useful (the technician was on the way long ago)', now);
+      return skip('too late to be useful (the technician was on the way long ago)');
     }
-    const consents = await messaging.consentsOf([message.customerId]);
-    const consent = consents.find((row) => row.channel === message.channel);
-    if (consent?.status === 'opted_out') return end(message, 'skipped', `the customer opted out of ${message.channel === 'sms' ? 'texts' : 'e-mail'}`, now);
-    const rendered = renderMessage(await templateOf(message.type), messageVariablesFor(message, context, company));
+    const consent = batch.consentsOf(message.customerId).find((row) => row.channel === message.channel);
+    if (consent?.status === 'opted_out') return skip(`the customer opted out of ${message.channel === 'sms' ? 'texts' : 'e-mail'}`);
+    const rendered = renderMessage(batch.templateOf(message.type), messageVariablesFor(message, context, company));
 
     if (message.channel === 'email') {
       const email = context.email?.trim();
-      if (!email) return end(message, 'skipped', 'the customer has no e-mail address', now);
-      const subject = rendered.subject;
-      const body = rendered.emailBody;
-      const isOwn = await withTransaction(db, async (tx) => {
-        const [emailId] = await outbox.enqueue(tx, [{ recipients: [email], subject, text: body, relatedType: 'message', relatedId: message.id, kind: `message_${message.type}` }]);
-        const finished = await repository(tx).finish(message, { status: 'sent', recipient: email, subject, body, emailId, attempts: message.attempts + 1, sentAt: now }, now);
-        // Another sender took it after our lease ran out: roll the e-mail back, it sends its own.
-        if (!finished) throw new LostClaimError();
-        return true;
-      }).catch((error: unknown) => {
-        if (error instanceof LostClaimError) return false;
-        throw error;
-      });
-      if (!isOwn) return 'lost';
-      outbox.kick();
-      return 'sent';
+      if (!email) return skip('the customer has no e-mail address');
+      return { kind: 'email', email: { message, recipient: email, subject: rendered.subject, body: rendered.emailBody } };
     }
-
-    if (consent?.status !== 'opted_in') return end(message, 'skipped', 'the customer has not agreed to texts', now);
+    if (consent?.status !== 'opted_in') return skip('the customer has not agreed to texts');
     const number = phoneToE164(context.phone);
-    if (!number) return end(message, 'skipped', 'the customer has no number that takes texts', now);
-    if (consent.undeliverableAt && consent.undeliverableNumber === number) return end(message, 'skipped', 'this number cannot take texts', now);
-    const body = rendered.smsBody;
+    if (!number) return skip('the customer has no number that takes texts');
+    if (consent.undeliverableAt && consent.undeliverableNumber === number) return skip('this number cannot take texts');
+    return { kind: 'sms', customerId: message.customerId, number, body: rendered.smsBody };
+  }
+
+  /**
+   * Queues the e-mails in the outbox in the transaction that marks their messages sent, one
+   * statement each for the whole group. A message whose claim ran out (another sender took it) is
+   * not marked and gets no e-mail: that sender sends its own. Answers the ids handed over.
+   */
+  async function handOverEmails(emails: PendingEmail[], now: Date): Promise<Set<string>> {
+    if (emails.length === 0) return new Set();
+    const owned = await withTransaction(db, async (tx) => {
+      const inTransaction = repository(tx);
+      const finished = await inTransaction.finishSentEmails(
+        emails.map(({ message, recipient, subject, body }) => ({ message, recipient, subject, body, attempts: message.attempts + 1 })),
+        now,
+      );
+      const kept = emails.filter((email) => finished.has(email.message.id));
+      const emailIds = await outbox.enqueue(
+        tx,
+        kept.map(({ message, recipient, subject, body }) => ({ recipients: [recipient], subject, text: body, relatedType: 'message', relatedId: message.id, kind: `message_${message.type}` })),
+      );
+      await inTransaction.linkEmails(kept.map((email, index) => ({ messageId: email.message.id, emailId: emailIds[index]! })));
+      return finished;
+    });
+    if (owned.size > 0) outbox.kick();
+    return owned;
+  }
+
+  async function sendText(message: ClaimedMessage, customerId: string, number: string, body: string, now: Date): Promise<DispatchOutcome> {
     try {
       const result = await sms.send({ to: number, body });
       const isOwn = await messaging.finish(message, { status: 'sent', recipient: number, body, providerId: result.providerId, attempts: message.attempts + 1, sentAt: now }, now);
@@ -128,7 +173,7 @@ export function createDispatcher(options: {
       const attempts = message.attempts + 1;
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
       if (error instanceof SmsRejectedError && error.details.permanent) {
-        if (error.details.recipientUnreachable) await messaging.markUndeliverable(message.customerId, number, now);
+        if (error.details.recipientUnreachable) await messaging.markUndeliverable(customerId, number, now);
         log.warn({ messageId: message.id, code: error.details.code }, 'text refused for good; not retried');
         const isOwn = await messaging.finish(message, { status: 'failed', recipient: number, body, attempts, lastError: reason }, now);
         return isOwn ? 'failed' : 'lost';
@@ -146,11 +191,70 @@ export function createDispatcher(options: {
     }
   }
 
-  return { dispatch };
+  async function dispatch(message: ClaimedMessage, now: Date): Promise<DispatchOutcome> {
+    const decision = decide(message, await prepare([message]), now);
+    if (decision.kind === 'end') return end(message, decision.status, decision.reason, now);
+    if (decision.kind === 'email') return (await handOverEmails([decision.email], now)).has(message.id) ? 'sent' : 'lost';
+    return sendText(message, decision.customerId, decision.number, decision.body, now);
+  }
+
+  async function dispatchBatch(
+    messages: ClaimedMessage[],
+    now: () => Date,
+    options: { concurrency: number; isStopping: () => boolean },
+  ): Promise<{ outcomes: Record<string, number>; unstarted: string[] }> {
+    const outcomes: Record<string, number> = {};
+    const count = (outcome: string) => (outcomes[outcome] = (outcomes[outcome] ?? 0) + 1);
+    const unstarted: string[] = [];
+    const failed = (message: ClaimedMessage) => (error: unknown) => {
+      // Unexpected (the database, a bug): the claim runs out and the message is tried again then.
+      log.error({ err: error, messageId: message.id }, 'message dispatch failed');
+      return 'error' as const;
+    };
+    const batch = await prepare(messages);
+    const emails: PendingEmail[] = [];
+    const texts: { message: ClaimedMessage; customerId: string; number: string; body: string }[] = [];
+    for (const message of messages) {
+      if (options.isStopping()) {
+        unstarted.push(message.id);
+        continue;
+      }
+      let decision: Decision;
+      try {
+        decision = decide(message, batch, now());
+      } catch (error) {
+        count(failed(message)(error));
+        continue;
+      }
+      if (decision.kind === 'end') count(await end(message, decision.status, decision.reason, now()).catch(failed(message)));
+      else if (decision.kind === 'email') emails.push(decision.email);
+      else texts.push({ message, ...decision });
+    }
+    if (emails.length > 0) {
+      const owned = await handOverEmails(emails, now()).catch((error: unknown) => {
+        failed(emails[0]!.message)(error);
+        return undefined;
+      });
+      for (const email of emails) count(owned === undefined ? 'error' : owned.has(email.message.id) ? 'sent' : 'lost');
+    }
+    let next = 0;
+    const sendNext = async (): Promise<void> => {
+      while (next < texts.length) {
+        const text = texts[next]!;
+        next += 1;
+        if (options.isStopping()) {
+          unstarted.push(text.message.id);
+          continue;
+        }
+        count(await sendText(text.message, text.customerId, text.number, text.body, now()).catch(failed(text.message)));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), texts.length) }, sendNext));
+    return { outcomes, unstarted };
+  }
+
+  return { dispatch, dispatchBatch };
 }
 
-class LostClaimError extends Error {
-  constructor() {
-    super('the claim on this message ran out and another sender took it');
-  }
-}
+/** An e-mail ready to go into the outbox, rendered. */
+type PendingEmail = { message: ClaimedMessage; recipient: string; subject: string; body: string };

@@ -274,35 +274,42 @@ export function createMessagingRepository(db: DbExecutor) {
         where status = 'sending' and id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
     },
 
-    async sendingContext(message: Pick<ClaimedMessage, 'customerId' | 'workOrderId'>, timeZone: string): Promise<SendingContext> {
+    /** What rendering each message needs, current data: one query for the whole claimed batch, keyed by message id. */
+    async sendingContexts(messages: Pick<ClaimedMessage, 'id' | 'customerId' | 'workOrderId'>[], timeZone: string): Promise<Map<string, SendingContext>> {
+      if (messages.length === 0) return new Map();
+      const wanted = messages.map((message) => sql`(${message.id}::uuid, ${message.customerId}::uuid, ${message.workOrderId}::uuid)`);
       const result = await db.execute<Record<string, unknown>>(sql`
-        select c.name as customer_name, c.email, c.phone, w.status, w.work_order_number, w.title,
+        select m.id as message_id, c.name as customer_name, c.email, c.phone, w.status, w.work_order_number, w.title,
                case when w.scheduled_date is not null then to_char(w.scheduled_date at time zone ${timeZone}, 'YYYY-MM-DD') end as local_date,
                to_char(w.scheduled_start_time, 'HH24:MI') as start_time, to_char(w.scheduled_end_time, 'HH24:MI') as end_time,
                case when w.id is not null then concat_ws(', ', coalesce(w.service_address, c.address), coalesce(w.service_city, c.city), coalesce(w.service_state, c.state))
                     else concat_ws(', ', c.address, c.city, c.state) end as address,
                t.name as technician_name,
                coalesce(nullif(trim(w.notes), ''), nullif(trim(w.description), ''), w.title) as summary
-        from (select 1) as one
-        left join customers c on c.id = ${message.customerId}::uuid
-        left join work_orders w on w.id = ${message.workOrderId}::uuid
+        from (values ${sql.join(wanted, sql`, `)}) as m (id, customer_id, work_order_id)
+        left join customers c on c.id = m.customer_id
+        left join work_orders w on w.id = m.work_order_id
         left join technicians t on t.id = w.technician_id`);
-      const row = result.rows[0] ?? {};
       const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
-      return {
-        customerName: text(row.customer_name),
-        email: text(row.email),
-        phone: text(row.phone),
-        workOrderStatus: text(row.status),
-        workOrderNumber: text(row.work_order_number),
-        workOrderTitle: text(row.title),
-        localDate: text(row.local_date),
-        startTime: text(row.start_time),
-        endTime: text(row.end_time),
-        address: text(row.address),
-        technicianName: text(row.technician_name),
-        summary: text(row.summary),
-      };
+      return new Map(
+        result.rows.map((row) => [
+          String(row.message_id),
+          {
+            customerName: text(row.customer_name),
+            email: text(row.email),
+            phone: text(row.phone),
+            workOrderStatus: text(row.status),
+            workOrderNumber: text(row.work_order_number),
+            workOrderTitle: text(row.title),
+            localDate: text(row.local_date),
+            startTime: text(row.start_time),
+            endTime: text(row.end_time),
+            address: text(row.address),
+            technicianName: text(row.technician_name),
+            summary: text(row.summary),
+          },
+        ]),
+      );
     },
 
     /** Template edits by type. */
@@ -346,6 +353,38 @@ export function createMessagingRepository(db: DbExecutor) {
         where id = ${message.id}::uuid and status = 'sending' and claimed_until = ${message.claimedUntil.toISOString()}::timestamptz
         returning id`);
       return result.rows.length === 1;
+    },
+
+    /**
+     * `finish` for many e-mails handed to the outbox at once (one statement): each marked sent only
+     * while this sender still holds its claim. Answers the ids it marked.
+     */
+    async finishSentEmails(
+      rows: { message: Pick<ClaimedMessage, 'id' | 'claimedUntil'>; recipient: string; subject: string; body: string; attempts: number }[],
+      now: Date,
+    ): Promise<Set<string>> {
+      if (rows.length === 0) return new Set();
+      const at = sql`${now.toISOString()}::timestamptz`;
+      const values = rows.map(
+        (row) => sql`(${row.message.id}::uuid, ${row.message.claimedUntil.toISOString()}::timestamptz, ${row.recipient}, ${row.subject}, ${row.body}, ${row.attempts}::integer)`,
+      );
+      const result = await db.execute<{ id: string }>(sql`
+        update messages m set status = 'sent', attempts = v.attempts, claimed_until = null, updated_at = ${at},
+          recipient = v.recipient, subject = v.subject, body = v.body, last_error = null, sent_at = ${at}
+        from (values ${sql.join(values, sql`, `)}) as v (id, claimed_until, recipient, subject, body, attempts)
+        where m.id = v.id and m.status = 'sending' and m.claimed_until = v.claimed_until
+        returning m.id`);
+      return new Set(result.rows.map((row) => String(row.id)));
+    },
+
+    /** Records which outbox e-mail carries each message (the history follows its delivery). */
+    async linkEmails(links: { messageId: string; emailId: string }[]): Promise<void> {
+      if (links.length === 0) return;
+      const values = links.map((link) => sql`(${link.messageId}::uuid, ${link.emailId}::uuid)`);
+      await db.execute(sql`
+        update messages m set email_id = v.email_id
+        from (values ${sql.join(values, sql`, `)}) as v (id, email_id)
+        where m.id = v.id`);
     },
 
     async markUndeliverable(customerId: string, number: string, now: Date): Promise<void> {

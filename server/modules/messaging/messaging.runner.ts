@@ -9,6 +9,11 @@ import { createMessagingRepository } from './messaging.repository.ts';
 
 /** How long a close waits for the send in flight (main.ts exits by force after 10 s; the e-mail outbox drains too). */
 export const defaultMessagingDrainMs = 5_000;
+/**
+ * Texts one runner sends at once. One (a close has at most one text in flight); more lets a text's
+ * wait on the provider overlap the next one's database work (decision 021-b measures 1 and 4).
+ */
+export const defaultMessagingConcurrency = 1;
 
 /**
  * The messaging runner (decision 021-a): plans queued work orders, then sends what is due, in the
@@ -27,6 +32,8 @@ export function createMessagingRunner(options: {
   log: FastifyBaseLogger;
   now?: () => Date;
   batchSize?: number;
+  /** Texts of a claimed batch sent at once (default 1). */
+  concurrency?: number;
   drainMs?: number;
   /**
    * The instance's change feed (table changes committed by any instance): once started, a change
@@ -37,6 +44,7 @@ export function createMessagingRunner(options: {
   const { db, log, timeZone } = options;
   const now = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? 100;
+  const concurrency = Math.max(1, options.concurrency ?? defaultMessagingConcurrency);
   const drainMs = options.drainMs ?? defaultMessagingDrainMs;
   const repository = createMessagingRepository;
   const messaging = repository(db);
@@ -60,25 +68,25 @@ export function createMessagingRunner(options: {
     return total;
   }
 
-  /** Sends every due message, a claimed batch at a time. */
+  /**
+   * Sends every due message, a claimed batch at a time (decision 021-b: what a batch needs is read
+   * once, its e-mails are queued together, up to `concurrency` texts go at once).
+   */
   async function dispatchDue(): Promise<Record<string, number>> {
     const outcomes: Record<string, number> = {};
     await messaging.releaseExpiredClaims(now());
     while (!isStopping) {
       const claimed = await messaging.claimDue(now(), batchSize, messageLeaseMinutes);
       if (claimed.length === 0) break;
-      for (const [index, message] of claimed.entries()) {
-        if (isStopping) {
-          await messaging.unclaim(claimed.slice(index).map((rest) => rest.id), now());
-          break;
-        }
-        const outcome = await dispatcher.dispatch(message, now()).catch((error: unknown) => {
-          // Unexpected (the database, a bug): the claim runs out and the message is tried again then.
-          log.error({ err: error, messageId: message.id }, 'message dispatch failed');
-          return 'error';
-        });
-        outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-      }
+      const batch = await dispatcher.dispatchBatch(claimed, now, { concurrency, isStopping: () => isStopping }).catch(async (error: unknown) => {
+        // Reading the batch failed (the database): give it all back, the next run tries again.
+        log.error({ err: error }, 'message dispatch failed');
+        await messaging.unclaim(claimed.map((message) => message.id), now());
+        throw error;
+      });
+      for (const [outcome, count] of Object.entries(batch.outcomes)) outcomes[outcome] = (outcomes[outcome] ?? 0) + count;
+      // Closing: what was claimed but not started goes back at once.
+      await messaging.unclaim(batch.unstarted, now());
     }
     return outcomes;
   }
