@@ -448,6 +448,34 @@ describe('planning and sending from work-order changes', () => {
     clock = await localInstant(today, '12:00');
   });
 
+  it('a restart with reminders due sends them at start, once, with no change needed to wake it', async () => {
+    const customer = await newCustomer({ texts: true });
+    const workOrder = await newWorkOrder(customer.id);
+    await schedule(workOrder, addDays(today, 5), '10:00');
+    await run();
+    const reminderAt = new Date((await messagesOf(workOrder)).find((message) => message.type === 'appointment_reminder')!.send_at);
+    // The server is down while the reminder comes due; a new process starts an hour after it.
+    clock = new Date(reminderAt.getTime() + 60 * 60_000);
+    const restarted = createMessagingRunner({ db: db(), outbox: context.app.emailOutbox, sms, company: context.config.company, timeZone, log: context.app.log, now: () => clock });
+    try {
+      restarted.start(3_600_000);
+      await restarted.idle();
+      const reminders = (await messagesOf(workOrder)).filter((message) => message.type === 'appointment_reminder');
+      expect(reminders.map((message) => [message.channel, message.status])).toEqual([
+        ['email', 'sent'],
+        ['sms', 'sent'],
+      ]);
+      expect(sms.to(customer.number).filter((text) => text.body.includes('Reply C to confirm'))).toHaveLength(1);
+      // Running again sends nothing twice.
+      restarted.kick();
+      await restarted.idle();
+      expect(sms.to(customer.number).filter((text) => text.body.includes('Reply C to confirm'))).toHaveLength(1);
+    } finally {
+      await restarted.stop();
+      clock = await localInstant(today, '12:00');
+    }
+  });
+
   it('planners and senders running at once, and a second instance, send each message once', async () => {
     const batch = await Promise.all([0, 1, 2, 3, 4].map(() => newCustomer({ texts: true })));
     const orders = await Promise.all(batch.map((customer) => newWorkOrder(customer.id)));
