@@ -135,6 +135,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     company: config.company,
     log: app.log,
     notifications: createNotificationRepository(database.db),
+    timeZone: config.businessTimeZone,
+    now,
   });
   const chatResponder = createChatResponder(config, app.log);
   const chat = createChatService({

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SmsMessage, SmsSender } from '#server/adapters/sms/sms-sender.ts';
+import { estimateTextsPerNumberPerDay } from '#server/modules/messaging/index.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
 import type { LeadConversionProposal } from '#shared/lead.ts';
 import { validEstimateRequest } from '#tests/support/estimate-fixtures.ts';
@@ -149,5 +151,71 @@ describe('the chat\'s Schedule Service box', () => {
     const unticked = await book({ name: 'Una Unticked', phone: '(843) 555-0311' }, 'consent-unticked-0001');
     expect(unticked.statusCode, unticked.body).toBe(201);
     expect(await consentsOf(await bookedCustomer(unticked.json().workOrderNumber))).toEqual({});
+  });
+});
+
+describe('the estimate request\'s text (the box ticked)', () => {
+  /** A real SmsSender that records what it is given. */
+  const texts: SmsMessage[] = [];
+  const recording: SmsSender = {
+    kind: 'api',
+    send: async (message) => {
+      texts.push(message);
+      return { providerId: `SM${String(texts.length).padStart(32, '0')}` };
+    },
+  };
+  let textContext: TestContext;
+  let clock: Date;
+
+  beforeAll(async () => {
+    textContext = await createTestApp({ smsSender: recording, now: () => clock });
+    // Midday in the company's time zone (17:00 UTC is 12:00 or 13:00 on the East coast): outside the quiet hours.
+    clock = new Date(`${todayIn(textContext.config.businessTimeZone)}T17:00:00Z`);
+  });
+  afterAll(async () => {
+    await textContext.close();
+  });
+
+  const submitTo = (phone: string, smsConsent?: string) =>
+    textContext.app.inject({
+      method: 'POST',
+      url: '/api/public/estimate-requests',
+      payload: { ...validEstimateRequest, phone, serviceType: 'maintenance', ...(smsConsent ? { smsConsent } : {}) },
+      remoteAddress: freshAddress(),
+    });
+
+  it('texts the reference and the service (never the typed name) to the number given, at most three a day per number', async () => {
+    const first = await submitTo('(843) 555-0401', 'on');
+    expect(first.statusCode, first.body).toBe(201);
+    const id = first.json().request.id as string;
+    await textContext.app.messaging.dispatchDue();
+    expect(texts.filter((text) => text.to === '+18435550401').map((text) => text.body)).toEqual([
+      `${textContext.config.company.name}: we received your estimate request EST-${id.replace(/-/g, '').slice(0, 8).toUpperCase()} and will call you within 24 hours. Reply STOP to opt out.`,
+    ]);
+    expect(texts.some((text) => text.body.includes(validEstimateRequest.name))).toBe(false);
+
+    // Unticked: no text.
+    expect((await submitTo('(843) 555-0402')).statusCode).toBe(201);
+    await textContext.app.messaging.dispatchDue();
+    expect(texts.filter((text) => text.to === '+18435550402')).toEqual([]);
+
+    // The cap: three a day to one number, however many forms are sent.
+    for (let index = 0; index < 3; index += 1) expect((await submitTo('843-555-0401', 'on')).statusCode).toBe(201);
+    await textContext.app.messaging.dispatchDue();
+    expect(texts.filter((text) => text.to === '+18435550401')).toHaveLength(estimateTextsPerNumberPerDay);
+  });
+
+  it('waits out the quiet hours', async () => {
+    const evening = clock;
+    clock = new Date(`${todayIn(textContext.config.businessTimeZone)}T02:30:00Z`); // 21:30 or 22:30 the evening before, company time
+    try {
+      expect((await submitTo('(843) 555-0403', 'on')).statusCode).toBe(201);
+      await textContext.app.messaging.dispatchDue();
+      expect(texts.filter((text) => text.to === '+18435550403')).toEqual([]);
+      const [planned] = await textContext.database.query<{ send_at: string }>(`select send_at::text from messages where recipient = '+18435550403'`);
+      expect(new Date(planned!.send_at).getTime()).toBeGreaterThan(clock.getTime() + 8 * 3_600_000);
+    } finally {
+      clock = evening;
+    }
   });
 });

@@ -9,9 +9,9 @@ import { notificationTypes } from '#shared/notifications.ts';
 import { withTransaction, type Database } from '#server/db/client.ts';
 import { diffFields, recordAudit, systemActors } from '#server/modules/audit/index.ts';
 import type { EmailOutbox } from '#server/modules/email/index.ts';
-import { messageTemplateFor } from '#server/modules/messaging/index.ts';
+import { messageTemplateFor, queueEstimateReceivedText } from '#server/modules/messaging/index.ts';
 import type { NotificationRepository } from '#server/modules/notifications/index.ts';
-import { confirmationsPerRecipientPerDay, estimateRequestEmails } from './estimate-emails.ts';
+import { confirmationsPerRecipientPerDay, estimateReference, estimateRequestEmails } from './estimate-emails.ts';
 import type { EstimateRequestRow } from './estimate.repository.ts';
 import { createEstimateRepository } from './estimate.repository.ts';
 
@@ -28,8 +28,12 @@ export function createEstimateService(options: {
   log: FastifyBaseLogger;
   /** The notifications module's repository, built by app.ts (a module never builds another's). */
   notifications: NotificationRepository;
+  /** The company's time zone: the form's text waits out the quiet hours. */
+  timeZone: string;
+  now?: () => Date;
 }) {
-  const { db, outbox, company, log, notifications } = options;
+  const { db, outbox, company, log, notifications, timeZone } = options;
+  const now = options.now ?? (() => new Date());
   const repository = createEstimateRepository(db);
 
   return {
@@ -55,7 +59,7 @@ export function createEstimateService(options: {
           source: 'website',
           idempotencyKey: context.idempotencyKey,
           // The "text me" box: kept with the request, becomes the customer's consent on conversion.
-          smsConsentAt: smsConsent ? new Date() : null,
+          smsConsentAt: smsConsent ? now() : null,
         });
         if (row) {
           const template = await messageTemplateFor(tx, 'estimate_received');
@@ -65,6 +69,11 @@ export function createEstimateService(options: {
           const isUnderCap = await repository.claimConfirmationSlot(tx, request.email, confirmationsPerRecipientPerDay);
           if (!isUnderCap) log.info({ estimateRequestId: row.id }, 'estimate confirmation skipped: this address had its daily number of confirmations');
           await outbox.enqueue(tx, isUnderCap ? [notification!, confirmation!] : [notification!]);
+          // The form's "text me" box: the same confirmation by text, on the messaging layer (decision 021-a).
+          if (smsConsent) {
+            const reference = estimateReference(row.id);
+            await queueEstimateReceivedText(tx, { requestId: row.id, phone: request.phone, reference, service: estimateServiceTypeLabels[request.serviceType], company, timeZone, now: now() });
+          }
           await notifications.insert(tx, newEstimateNotification(row));
           await recordAudit(tx, {
             actor: systemActors.websiteVisitor,

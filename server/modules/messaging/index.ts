@@ -10,3 +10,4 @@ export { createMessagingRunner, type MessagingRunner } from './messaging.runner.
 export { createMessagingService, type MessagingService } from './messaging.service.ts';
 export { recordFormSmsConsent } from './messaging.consent.ts';
 export { messageTemplateFor } from './messaging.templates.ts';
+export { estimateTextsPerNumberPerDay, queueEstimateReceivedText } from './messaging.estimate.ts';

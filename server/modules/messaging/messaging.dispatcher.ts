@@ -105,7 +105,7 @@ export function createDispatcher(options: {
   type Decision =
     | { kind: 'end'; status: 'skipped' | 'cancelled'; reason: string }
     | { kind: 'email'; email: PendingEmail }
-    | { kind: 'sms'; customerId: string; number: string; body: string };
+    | { kind: 'sms'; customerId: string | null; number: string; body: string };
 
   /** What to do with a claimed message, from the batch's data (no query). */
   function decide(message: ClaimedMessage, batch: DispatchBatch, now: Date): Decision {
@@ -113,6 +113,12 @@ export function createDispatcher(options: {
     const cancel = (reason: string): Decision => ({ kind: 'end', status: 'cancelled', reason });
     const context = batch.contextOf(message);
     if (!context) throw new Error(`no sending context was read for message ${message.id}`);
+    // An estimate request's text (the form's box ticked): no customer yet, so it was written when
+    // the form was sent, to the number the visitor gave (messaging.estimate.ts).
+    if (message.type === 'estimate_received' && message.customerId === null && message.workOrderId === null) {
+      if (message.channel !== 'sms' || !message.plannedBody) return cancel('nothing was written to send');
+      return { kind: 'sms', customerId: null, number: message.recipient, body: message.plannedBody };
+    }
     if (message.customerId === null) return cancel('the customer was deleted');
     if (appointmentTypes.has(message.type)) {
       if (context.workOrderStatus === null) return cancel('the work order was deleted');
@@ -164,7 +170,7 @@ export function createDispatcher(options: {
     return owned;
   }
 
-  async function sendText(message: ClaimedMessage, customerId: string, number: string, body: string, now: Date): Promise<DispatchOutcome> {
+  async function sendText(message: ClaimedMessage, customerId: string | null, number: string, body: string, now: Date): Promise<DispatchOutcome> {
     try {
       const result = await sms.send({ to: number, body });
       const isOwn = await messaging.finish(message, { status: 'sent', recipient: number, body, providerId: result.providerId, attempts: message.attempts + 1, sentAt: now }, now);
@@ -173,7 +179,7 @@ export function createDispatcher(options: {
       const attempts = message.attempts + 1;
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
       if (error instanceof SmsRejectedError && error.details.permanent) {
-        if (error.details.recipientUnreachable) await messaging.markUndeliverable(customerId, number, now);
+        if (error.details.recipientUnreachable && customerId !== null) await messaging.markUndeliverable(customerId, number, now);
         log.warn({ messageId: message.id, code: error.details.code }, 'text refused for good; not retried');
         const isOwn = await messaging.finish(message, { status: 'failed', recipient: number, body, attempts, lastError: reason }, now);
         return isOwn ? 'failed' : 'lost';
@@ -213,7 +219,7 @@ export function createDispatcher(options: {
     };
     const batch = await prepare(messages);
     const emails: PendingEmail[] = [];
-    const texts: { message: ClaimedMessage; customerId: string; number: string; body: string }[] = [];
+    const texts: { message: ClaimedMessage; customerId: string | null; number: string; body: string }[] = [];
     for (const message of messages) {
       if (options.isStopping()) {
         unstarted.push(message.id);

@@ -68,6 +68,8 @@ export type ClaimedMessage = {
   /** When it was planned. */
   createdAt: Date;
   sendAt: Date;
+  /** The body written when it was planned (an estimate request's text, which has no customer to render from later); else null. */
+  plannedBody: string | null;
 };
 
 export type SendingContext = {
@@ -259,7 +261,8 @@ export function createMessagingRepository(db: DbExecutor) {
           for update skip locked
         )
         returning id, type, channel, customer_id as "customerId", work_order_id as "workOrderId", recipient,
-                  appointment_version as "appointmentVersion", attempts, claimed_until as "claimedUntil", created_at as "createdAt", send_at as "sendAt"`);
+                  appointment_version as "appointmentVersion", attempts, claimed_until as "claimedUntil", created_at as "createdAt", send_at as "sendAt",
+                  body as "plannedBody"`);
       // RETURNING keeps no order: the longest due first.
       return result.rows
         .map((row) => ({ ...row, claimedUntil: asDate(row.claimedUntil)!, createdAt: asDate(row.createdAt)!, sendAt: asDate(row.sendAt)! }))

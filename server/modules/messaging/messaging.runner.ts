@@ -123,7 +123,8 @@ export function createMessagingRunner(options: {
       timer.unref();
       unsubscribe = options.changes?.subscribe({
         onChange: (change) => {
-          if (change.topic === 'work_orders') kick();
+          // Work orders plan messages; an estimate request may queue its text.
+          if (change.topic === 'work_orders' || change.topic === 'estimate_requests') kick();
         },
         onResync: kick,
       });
