@@ -215,3 +215,33 @@ test.describe('customer messaging', () => {
     expect(mails().filter((mail) => mail.includes('Subject: Your visit is booked'))).toHaveLength(1);
   });
 });
+
+test.describe('customer messaging on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the Messages tab, a template editor and the public forms\' text box fit the screen and work by touch size', async ({ page }) => {
+    await signIn(page);
+    const fitsTheScreen = () => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+    await page.goto('/admin/settings?tab=messages');
+    await expect(page.getByRole('form', { name: 'Reminders and quiet hours' })).toBeVisible();
+    await page.locator('summary', { hasText: 'Appointment reminder' }).click();
+    const editor = page.getByRole('region', { name: 'Appointment reminder template' });
+    await expect(editor.getByLabel(/^Text body/)).toBeVisible();
+    await expect(editor.getByText(/characters, 1 text message/)).toBeVisible();
+    expect(await fitsTheScreen()).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+
+    // The estimate form's box: labelled with the wording the privacy page uses, and ticked by its label.
+    await page.goto('/BookingPage');
+    const box = page.getByRole('checkbox', { name: /^Text me about my request and appointments/ });
+    await expect(box).not.toBeChecked();
+    await page.getByText(/^Text me about my request and appointments/).click();
+    await expect(box).toBeChecked();
+    await expect(page.getByText(/Reply STOP to stop texts, HELP for help\. Agreeing is not a condition of buying/)).toBeVisible();
+    expect(await fitsTheScreen()).toBe(true);
+    await page.goto('/estimate');
+    await expect(page.getByRole('checkbox', { name: /^Text me about my request and appointments/ })).toBeVisible();
+    expect(await fitsTheScreen()).toBe(true);
+  });
+});

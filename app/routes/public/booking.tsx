@@ -27,11 +27,11 @@ export default function BookingPage() {
           </p>
         }
       />
-      <section aria-label="Service request" className="mx-auto grid max-w-6xl gap-10 px-4 py-12 lg:grid-cols-[1.6fr_1fr]">
+      <section aria-label="Service request" className="mx-auto grid max-w-6xl grid-cols-[minmax(0,1fr)] gap-10 px-4 py-12 lg:grid-cols-[1.6fr_1fr]">
         <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm md:p-8">
           <EstimateForm heading="Request a Service Visit" submitLabel="Request Service" />
         </div>
-        <aside aria-labelledby="booking-contact" className="space-y-6">
+        <aside aria-labelledby="booking-contact" className="space-y-6 break-words">
           <div className="rounded-xl bg-brand-50 p-6">
             <h2 id="booking-contact" className="text-xl font-bold text-brand-900">
               Rather call or write?

@@ -37,11 +37,11 @@ export default function EstimatePage() {
         lead={<p>Installation, replacement, repair or a tune-up: tell us about your home or business and we will get back to you within 24 hours.</p>}
       />
 
-      <section aria-label="Estimate request" className="mx-auto grid max-w-6xl gap-10 px-4 py-12 lg:grid-cols-[1.6fr_1fr]">
+      <section aria-label="Estimate request" className="mx-auto grid max-w-6xl grid-cols-[minmax(0,1fr)] gap-10 px-4 py-12 lg:grid-cols-[1.6fr_1fr]">
         <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm md:p-8">
           <EstimateForm heading="Request Your Free Estimate" />
         </div>
-        <aside aria-labelledby="estimate-benefits" className="space-y-6">
+        <aside aria-labelledby="estimate-benefits" className="space-y-6 break-words">
           <div className="rounded-xl bg-brand-50 p-6">
             <h2 id="estimate-benefits" className="text-xl font-bold text-brand-900">
               Why request an estimate from us?
