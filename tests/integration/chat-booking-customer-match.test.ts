@@ -226,4 +226,26 @@ describe('staff resolve a possible match', () => {
     expect(response.json()).toMatchObject({ customerId: stored.id, removedCustomerId: null });
     expect(await readCustomer(before.workOrder.customer_id)).toBeDefined();
   });
+
+  it('"Same customer" takes the visitor\'s ticked "text me" box to the stored customer, unless that customer chose later', async () => {
+    const smsConsentOf = async (customerId: string) =>
+      (await context.database.query<{ status: string; source: string }>(`select status, source from customer_message_consents where customer_id = $1 and channel = 'sms'`, [customerId]))[0];
+
+    const stored = await storeCustomer('Texting Person', '843-555-0196', 'texting.person@example.com');
+    const { workOrderNumber } = (await book({ phone: '(843) 555-0196', name: 'Texting P.', smsConsent: true }, 'match-key-000090')).json();
+    const booked = await rowsOf(workOrderNumber);
+    expect(await smsConsentOf(stored.id)).toBeUndefined();
+    const response = await decide(`/api/admin/work-orders/${booked.workOrder.id}/customer-match`, { decision: 'same', expectedUpdatedAt: booked.workOrder.updated_at });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await smsConsentOf(stored.id)).toEqual({ status: 'opted_in', source: 'form' });
+
+    // A customer who said no to texts after this visitor's form keeps their no.
+    const other = await storeCustomer('Quiet Person', '843-555-0197', 'quiet.person@example.com');
+    const second = (await book({ phone: '(843) 555-0197', name: 'Quiet P.', smsConsent: true }, 'match-key-000091')).json();
+    const secondRows = await rowsOf(second.workOrderNumber);
+    const optOut = await context.app.inject({ method: 'PUT', url: `/api/admin/customers/${other.id}/consents/sms`, payload: { status: 'opted_out' }, headers: { cookie } });
+    expect(optOut.statusCode, optOut.body).toBe(200);
+    expect((await decide(`/api/admin/work-orders/${secondRows.workOrder.id}/customer-match`, { decision: 'same', expectedUpdatedAt: secondRows.workOrder.updated_at })).statusCode).toBe(200);
+    expect(await smsConsentOf(other.id)).toEqual({ status: 'opted_out', source: 'staff' });
+  });
 });

@@ -10,6 +10,7 @@ import { withTransaction, type Database, type RepositoryFactory } from '#server/
 import { AppError } from '#server/errors.ts';
 import { recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { recordCustomerChange } from '#server/modules/customers/index.ts';
+import { carryFormSmsConsent } from '#server/modules/messaging/index.ts';
 import { recordWorkOrderChange, toWorkOrder, type WorkOrderRepository } from '#server/modules/work-orders/index.ts';
 import { createCustomerMatchRepository, type AiLeadRow } from './customer-match.repository.ts';
 
@@ -90,6 +91,8 @@ export function createCustomerMatchService(options: { db: Database; workOrderRep
         // The record the booking made from what the visitor typed goes when nothing else needs it.
         let removedCustomerId: string | null = null;
         if (moveTo && bookedCustomerId && bookedCustomerId !== moveTo) {
+          // The form's "text me" box goes with the booking (decision 021-a).
+          await carryFormSmsConsent(tx, bookedCustomerId, moveTo);
           const booked = await matches.lockCustomer(bookedCustomerId);
           if (booked && !(await matches.isReferenced(bookedCustomerId))) {
             await matches.deleteCustomer(bookedCustomerId);

@@ -8,6 +8,6 @@ export { createMessagingRepository, type MessagingRepository } from './messaging
 export { messagingRoutes } from './messaging.routes.ts';
 export { createMessagingRunner, type MessagingRunner } from './messaging.runner.ts';
 export { createMessagingService, type MessagingService } from './messaging.service.ts';
-export { recordFormSmsConsent } from './messaging.consent.ts';
+export { carryFormSmsConsent, recordFormSmsConsent } from './messaging.consent.ts';
 export { messageTemplateFor } from './messaging.templates.ts';
 export { estimateTextsPerNumberPerDay, queueEstimateReceivedText } from './messaging.estimate.ts';

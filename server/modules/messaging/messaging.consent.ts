@@ -15,3 +15,16 @@ export async function recordFormSmsConsent(executor: DbExecutor, customerId: str
       changed_at = excluded.changed_at, changed_by = null
     where customer_message_consents.changed_at < excluded.changed_at`);
 }
+
+/**
+ * Staff decided a booking's new customer is a stored one ("Same customer", decision 018-a): the
+ * consent the visitor gave on the form goes with the booking to the stored customer (as of when it
+ * was given, so a later choice stored for that customer is kept).
+ */
+export async function carryFormSmsConsent(executor: DbExecutor, fromCustomerId: string, toCustomerId: string): Promise<void> {
+  const given = await executor.execute<{ changed_at: string | Date }>(sql`
+    select changed_at from customer_message_consents
+     where customer_id = ${fromCustomerId}::uuid and channel = 'sms' and status = 'opted_in' and source = 'form'`);
+  const row = given.rows[0];
+  if (row) await recordFormSmsConsent(executor, toCustomerId, new Date(row.changed_at));
+}
