@@ -233,9 +233,13 @@ test.describe('service map', () => {
     await marker(page, customer.address).click();
     // The popup grows (and may pan the map) when its work orders arrive: click once they are in.
     await expect(popup(page).getByRole('list', { name: 'Active work orders' })).toBeVisible();
-    await popup(page).getByRole('button', { name: mapMessages.viewDetails }).click();
     const panel = sidebar(page);
-    await expect(panel).toBeVisible();
+    // On a phone the popup may still be panning into view (Leaflet's autoPan) when the button is
+    // pressed, and the press lands on the map instead: pressed again until the details open.
+    await expect(async () => {
+      if (!(await panel.isVisible())) await popup(page).getByRole('button', { name: mapMessages.viewDetails }).click({ timeout: 3_000 });
+      await expect(panel).toBeVisible({ timeout: 3_000 });
+    }).toPass();
     const box = (await panel.boundingBox())!;
     expect(box.width).toBeGreaterThan(330);
     await panel.getByRole('button', { name: 'Close details' }).click();
