@@ -62,9 +62,10 @@ export type { ListenHandlers } from './postgres-listener.ts';
 export type OpenOptions =
   /**
    * PGlite in dataDir (`undefined` = in memory, tests), on its own worker thread;
-   * `onThreadExit` hears that thread stop without being closed.
+   * `onThreadExit` hears that thread stop without being closed. `loadDataDir` (in memory only):
+   * a dump file (PGlite's dumpDataDir) the database starts from, the tests' migrated template.
    */
-  | { kind: 'pglite'; dataDir: string | undefined; onThreadExit?: (error: Error) => void }
+  | { kind: 'pglite'; dataDir: string | undefined; loadDataDir?: string; onThreadExit?: (error: Error) => void }
   | {
       kind: 'postgres';
       url: string;
@@ -88,13 +89,15 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 }
 
 async function openPglite(options: Extract<OpenOptions, { kind: 'pglite' }>): Promise<DatabaseHandle> {
-  const { dataDir } = options;
+  const { dataDir, loadDataDir } = options;
+  if (dataDir && loadDataDir) throw new Error('loadDataDir starts an in-memory database; a data directory keeps its own contents');
   let lock: DataDirLock | undefined;
   if (dataDir) lock = lockDataDir(dataDir);
   try {
     const thread = await PgliteThread.start({
       dataDir: dataDir ? path.join(dataDir, 'pglite') : undefined,
       migrationsFolder,
+      loadDataDir,
       onUnexpectedExit: options.onThreadExit,
     });
     // Drizzle's PGlite driver is typed for the PGlite class but calls only `query(text, params,

@@ -9,6 +9,11 @@ export type PgliteWorkerData = {
   /** The PGlite data directory; undefined = in memory. */
   dataDir: string | undefined;
   migrationsFolder: string;
+  /**
+   * A file holding a dump of a data directory (PGlite's dumpDataDir, a tar) that an in-memory
+   * database starts from instead of an empty one: the tests' migrated template (decision 022-c).
+   */
+  loadDataDir?: string;
 };
 
 /**

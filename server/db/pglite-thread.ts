@@ -75,7 +75,7 @@ export class PgliteThread implements PgliteThreadQueries {
   }
 
   static start(options: StartOptions): Promise<PgliteThread> {
-    const worker = startWorker({ dataDir: options.dataDir, migrationsFolder: options.migrationsFolder }, options.resourceLimits);
+    const worker = startWorker({ dataDir: options.dataDir, migrationsFolder: options.migrationsFolder, loadDataDir: options.loadDataDir }, options.resourceLimits);
     const thread = new PgliteThread(worker);
     return new Promise((resolve, reject) => {
       let ready = false;

@@ -5,16 +5,17 @@
  * it ends), exactly as it did on the main thread; what changes is that its CPU time no longer
  * stops the server's event loop.
  */
+import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
+import { pgliteCreateOptions } from './pglite-options.ts';
 import { createPreparedStatements, isPreparable, type PreparedStatements } from './pglite-prepared.ts';
 import { toThreadError, type PgliteWorkerData, type ThreadMessage, type ThreadQueryOptions, type ThreadRequest } from './pglite-thread-protocol.ts';
 
 const port = parentPort!;
-const { dataDir, migrationsFolder } = workerData as PgliteWorkerData;
+const { dataDir, migrationsFolder, loadDataDir } = workerData as PgliteWorkerData;
 
 function post(message: ThreadMessage) {
   port.postMessage(message);
@@ -113,17 +114,12 @@ let client: PGlite;
 let prepared: PreparedStatements;
 const preparedCapacity = 500;
 
-/**
- * PGlite's default buffer cache is PostgreSQL's 128 MB, all of it WebAssembly memory the process
- * never gives back. Pages it does not hold come from the data directory's files, which the
- * operating system caches anyway; at 32 MB the bench's reads are as fast and the server's
- * memory is about 110 MB smaller (decision 020-g).
- */
-const postgresqlconf = ['shared_buffers=32MB'];
-
 async function open(): Promise<boolean> {
   try {
-    client = await PGlite.create({ dataDir, extensions: { pg_trgm }, postgresqlconf });
+    // A dump to start from (the tests' migrated template) skips initdb; the migrations still run
+    // and find everything applied.
+    const dump = loadDataDir ? new Blob([await readFile(loadDataDir)]) : undefined;
+    client = await PGlite.create({ dataDir, ...pgliteCreateOptions, loadDataDir: dump });
     await migrate(drizzle({ client }), { migrationsFolder });
     prepared = createPreparedStatements(client, { capacity: preparedCapacity });
     return true;

@@ -3,11 +3,12 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SmsRejectedError, type SmsMessage, type SmsSender } from '#server/adapters/sms/sms-sender.ts';
 import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
-import { customers, customerMessageConsents, technicians, workOrders } from '#server/db/schema/index.ts';
+import { technicians } from '#server/db/schema/index.ts';
 import { retryDelaysMinutes } from '#server/modules/email/index.ts';
 import { createMessagingRepository, createMessagingRunner } from '#server/modules/messaging/index.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
 import { defaultMessageTemplates, smsOptOutSuffix } from '#shared/messaging.ts';
+import { messagingFixtures } from '#tests/support/messaging.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 /**
@@ -64,35 +65,14 @@ async function api(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, paylo
 
 const db = () => context.database.db;
 
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return (await db().execute<T & Record<string, unknown>>(query)).rows as T[];
-}
+const { rows, localInstant, newCustomer, newWorkOrder: insertWorkOrder } = messagingFixtures({
+  database: () => context.database,
+  timeZone: () => timeZone,
+  workOrderDefaults: () => ({ serviceDate: today, technicianId }),
+});
 
-/** The instant of a company-local date and time. */
-async function localInstant(date: string, time: string): Promise<Date> {
-  const [row] = await rows<{ at: Date | string }>(sql`select ((${date}::date + ${time}::time) at time zone ${timeZone}) as at`);
-  return new Date(row!.at);
-}
-
-let customerCount = 0;
-async function newCustomer(options: { email?: string | null; phone?: string; texts?: boolean; name?: string } = {}): Promise<{ id: string; email: string | null; number: string }> {
-  customerCount += 1;
-  const suffix = String(2000 + customerCount);
-  const email = options.email === undefined ? `customer${customerCount}@example.com` : options.email;
-  const phone = options.phone ?? `(843) 271-${suffix}`;
-  const [row] = await db()
-    .insert(customers)
-    .values({ name: options.name ?? `Dana${customerCount} Whitfield`, phone, email, address: `${customerCount} Marsh Hen Lane`, city: 'Bluffton', state: 'SC' })
-    .returning({ id: customers.id });
-  if (options.texts) {
-    await db().insert(customerMessageConsents).values({ customerId: row!.id, channel: 'sms', status: 'opted_in', source: 'form' });
-  }
-  return { id: row!.id, email, number: `+1843271${suffix}` };
-}
-
-async function newWorkOrder(customerId: string, title = 'AC not cooling'): Promise<string> {
-  const [row] = await db().insert(workOrders).values({ customerId, title, serviceDate: today, technicianId }).returning({ id: workOrders.id });
-  return row!.id;
+async function newWorkOrder(customerId: string, title?: string): Promise<string> {
+  return (await insertWorkOrder(customerId, title)).id;
 }
 
 async function updatedAtOf(id: string): Promise<string> {

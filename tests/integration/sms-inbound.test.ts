@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerMessageConsents, customers, technicians, workOrders } from '#server/db/schema/index.ts';
+import { technicians } from '#server/db/schema/index.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
 import { inboundTextPath } from '#shared/inbound-texts.ts';
 import { formatAppointmentDate } from '#shared/messaging.ts';
 import { inboundSmsParams, signedInboundRequest, startFakeSmsServer, type FakeSmsServer } from '#tests/support/fake-sms-server.ts';
+import { messagingFixtures } from '#tests/support/messaging.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 /**
@@ -29,14 +30,11 @@ const companyNumber = '+18435550100';
 
 const db = () => context.database.db;
 
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return (await db().execute<T & Record<string, unknown>>(query)).rows as T[];
-}
-
-async function localInstant(date: string, time: string): Promise<Date> {
-  const [row] = await rows<{ at: Date | string }>(sql`select ((${date}::date + ${time}::time) at time zone ${timeZone}) as at`);
-  return new Date(row!.at);
-}
+const { rows, localInstant, newCustomer, newWorkOrder } = messagingFixtures({
+  database: () => context.database,
+  timeZone: () => timeZone,
+  workOrderDefaults: () => ({ serviceDate: today, technicianId }),
+});
 
 async function api(method: 'POST', url: string, payload: unknown) {
   // Sessions follow the same clock: sign in again once it has moved.
@@ -47,32 +45,18 @@ async function api(method: 'POST', url: string, payload: unknown) {
   return context.app.inject({ method, url, payload: payload as object, headers: { cookie } });
 }
 
-let customerCount = 0;
-async function newCustomer(options: { phone?: string; texts?: boolean; name?: string } = {}): Promise<{ id: string; name: string; number: string }> {
-  customerCount += 1;
-  const suffix = String(3000 + customerCount);
-  const phone = options.phone ?? `(843) 271-${suffix}`;
-  const name = options.name ?? `Dana${customerCount} Whitfield`;
-  const [row] = await db()
-    .insert(customers)
-    .values({ name, phone, email: `inbound${customerCount}@example.com`, address: `${customerCount} Marsh Hen Lane`, city: 'Bluffton', state: 'SC' })
-    .returning({ id: customers.id });
-  if (options.texts) await db().insert(customerMessageConsents).values({ customerId: row!.id, channel: 'sms', status: 'opted_in', source: 'form' });
-  return { id: row!.id, name, number: `+1${phone.replace(/\D/g, '').slice(-10)}` };
-}
-
 /** A work order scheduled through the API (so the planner sees it as staff would make it). */
 async function scheduledWorkOrder(customerId: string, date: string, startTime: string): Promise<{ id: string; number: string }> {
-  const [row] = await db().insert(workOrders).values({ customerId, title: 'AC not cooling', serviceDate: today, technicianId }).returning({ id: workOrders.id, number: workOrders.workOrderNumber, updatedAt: workOrders.updatedAt });
-  const response = await api('POST', `/api/admin/work-orders/${row!.id}/schedule`, {
+  const row = await newWorkOrder(customerId);
+  const response = await api('POST', `/api/admin/work-orders/${row.id}/schedule`, {
     date,
     startTime,
     durationHours: 2,
     technicianId,
-    expectedUpdatedAt: new Date(row!.updatedAt).toISOString(),
+    expectedUpdatedAt: new Date(row.updatedAt).toISOString(),
   });
   expect(response.statusCode, response.body).toBe(200);
-  return { id: row!.id, number: row!.number! };
+  return { id: row.id, number: row.number };
 }
 
 /** One text as the provider posts it, signed (or altered after signing with `tamper`). */

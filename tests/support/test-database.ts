@@ -1,11 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
+import { withAdminClient } from './postgres-admin.ts';
 
-/** A new, empty database on the PostgreSQL server named by TEST_DATABASE_URL, and how to drop it. */
-export async function createPostgresTestDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export { withAdminClient } from './postgres-admin.ts';
+
+/**
+ * A new database on the PostgreSQL server named by TEST_DATABASE_URL, and how to drop it: empty,
+ * or a copy of `template` (a database nobody is connected to).
+ */
+export async function createPostgresTestDatabase(
+  serverUrl: string,
+  options: { template?: string } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `hvac_test_${randomBytes(8).toString('hex')}`;
-  await withAdminClient(serverUrl, (client) => client.query(`create database "${name}"`));
+  const template = options.template ? ` template "${options.template}"` : '';
+  await withAdminClient(serverUrl, (client) => client.query(`create database "${name}"${template}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
@@ -16,15 +26,30 @@ export async function createPostgresTestDatabase(serverUrl: string): Promise<{ u
   };
 }
 
+/** The migrated template of this run (tests/support/global-setup.ts), if the run has one. */
+function migratedTemplate() {
+  try {
+    return inject('testDatabaseTemplate');
+  } catch {
+    // Outside a Vitest worker (a script importing this file): no template, migrate as before.
+    return undefined;
+  }
+}
+
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on
- * the PostgreSQL server named by TEST_DATABASE_URL (dropped again on close).
+ * the PostgreSQL server named by TEST_DATABASE_URL (dropped again on close). Both start from the
+ * run's migrated template when there is one (decision 022-c); openDatabase's own migration step
+ * still runs and finds everything applied.
  */
 export async function createTestDatabase(options: { onPoolError?: (error: Error) => void } = {}): Promise<DatabaseHandle> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return openDatabase({ kind: 'pglite', dataDir: undefined });
+  const template = migratedTemplate();
+  if (!serverUrl) {
+    return openDatabase({ kind: 'pglite', dataDir: undefined, loadDataDir: template?.kind === 'pglite' ? template.dumpFile : undefined });
+  }
 
-  const created = await createPostgresTestDatabase(serverUrl);
+  const created = await createPostgresTestDatabase(serverUrl, { template: template?.kind === 'postgres' ? template.name : undefined });
   const handle = await openDatabase({ kind: 'postgres', url: created.url, poolSize: 4, onPoolError: options.onPoolError });
   return {
     ...handle,
@@ -33,14 +58,4 @@ export async function createTestDatabase(options: { onPoolError?: (error: Error)
       await created.drop();
     },
   };
-}
-
-export async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }

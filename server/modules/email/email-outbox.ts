@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { EmailOutcomeUnknownError, isOutcomeUnknown, type EmailSender } from '#server/adapters/email/email-sender.ts';
 import type { Database } from '#server/db/client.ts';
 import { outboundEmails } from '#server/db/schema/index.ts';
+import { createCoalescedRunner } from '#server/lib/coalesced-runner.ts';
 
 export type QueuedEmail = {
   recipients: string[];
@@ -69,8 +70,6 @@ export function createEmailOutbox(options: {
   const { db, sender, from, log } = options;
   const retentionDays = options.retentionDays ?? 30;
   const drainMs = options.drainMs ?? defaultDrainMs;
-  let running: Promise<void> | undefined;
-  let isRerunWanted = false;
   let isStopping = false;
   let timer: NodeJS.Timeout | undefined;
   let purgeTimer: NodeJS.Timeout | undefined;
@@ -160,21 +159,14 @@ export function createEmailOutbox(options: {
   }
 
   /** Delivers in the background; calls while a run is going coalesce into one more run. */
-  function kick(): void {
-    if (isStopping) return;
-    if (running) {
-      isRerunWanted = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        isRerunWanted = false;
-        await deliverDue().catch((error: unknown) => log.error({ err: error }, 'e-mail outbox run failed'));
-      } while (isRerunWanted && !isStopping);
-    })().finally(() => {
-      running = undefined;
-    });
-  }
+  const runner = createCoalescedRunner({
+    run: async () => {
+      await deliverDue();
+    },
+    onError: (error) => log.error({ err: error }, 'e-mail outbox run failed'),
+    canRun: () => !isStopping,
+  });
+  const { kick } = runner;
 
   return {
     /** Queues messages; pass the transaction the causing write is in. Answers their ids, in order. */
@@ -199,9 +191,7 @@ export function createEmailOutbox(options: {
     purgeFinished,
     kick,
     /** Resolves when no background delivery is running (tests wait on it). */
-    async idle(): Promise<void> {
-      while (running) await running;
-    },
+    idle: runner.idle,
     /** Periodic sweep for retries and for messages queued by other instances; hourly purge of old mail. */
     start(intervalMs = 30_000): void {
       timer = setInterval(kick, intervalMs);
@@ -221,24 +211,16 @@ export function createEmailOutbox(options: {
       isStopping = true;
       if (timer) clearInterval(timer);
       if (purgeTimer) clearInterval(purgeTimer);
-      const inFlight = running;
-      if (inFlight) {
-        let timeout: NodeJS.Timeout | undefined;
-        const isDrained = await Promise.race([
-          inFlight.then(() => true),
-          new Promise<boolean>((resolve) => (timeout = setTimeout(() => resolve(false), drainMs))),
-        ]);
-        clearTimeout(timeout);
-        const sending = current;
-        if (!isDrained && sending && !sending.isSettled) {
-          if (sending.isHandedOver) {
-            // The server has the message and has not confirmed it; the process may exit before it
-            // does. Settled now as an unknown outcome, so no one sends it again after the restart.
-            sending.isSettled = true;
-            await markFailed(sending.row, new EmailOutcomeUnknownError(new Error(`no answer within ${drainMs} ms of the close`)));
-          } else {
-            log.warn({ drainMs, emailId: sending.row.id }, 'closing with an e-mail send in flight; it keeps its claim until the lease ends');
-          }
+      const isDrained = await runner.drain(drainMs);
+      const sending = current;
+      if (!isDrained && sending && !sending.isSettled) {
+        if (sending.isHandedOver) {
+          // The server has the message and has not confirmed it; the process may exit before it
+          // does. Settled now as an unknown outcome, so no one sends it again after the restart.
+          sending.isSettled = true;
+          await markFailed(sending.row, new EmailOutcomeUnknownError(new Error(`no answer within ${drainMs} ms of the close`)));
+        } else {
+          log.warn({ drainMs, emailId: sending.row.id }, 'closing with an e-mail send in flight; it keeps its claim until the lease ends');
         }
       }
       sender.close();

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { SmsSender } from '#server/adapters/sms/sms-sender.ts';
 import type { Database } from '#server/db/client.ts';
+import { createCoalescedRunner } from '#server/lib/coalesced-runner.ts';
 import type { EmailOutbox } from '#server/modules/email/index.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { createDispatcher, messageLeaseMinutes } from './messaging.dispatcher.ts';
@@ -49,8 +50,6 @@ export function createMessagingRunner(options: {
   const repository = createMessagingRepository;
   const messaging = repository(db);
   const dispatcher = createDispatcher({ db, repository, outbox: options.outbox, sms: options.sms, company: options.company, timeZone, log });
-  let running: Promise<void> | undefined;
-  let isRerunWanted = false;
   let isStopping = false;
   let isStarted = false;
   let timer: NodeJS.Timeout | undefined;
@@ -92,31 +91,22 @@ export function createMessagingRunner(options: {
   }
 
   /** Runs in the background once started (before: nothing; tests call planPending and dispatchDue themselves). */
-  function kick(): void {
-    if (isStopping || !isStarted) return;
-    if (running) {
-      isRerunWanted = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        isRerunWanted = false;
-        await planPending().catch((error: unknown) => log.error({ err: error }, 'message planning failed'));
-        await dispatchDue().catch((error: unknown) => log.error({ err: error }, 'message sending failed'));
-      } while (isRerunWanted && !isStopping);
-    })().finally(() => {
-      running = undefined;
-    });
-  }
+  const runner = createCoalescedRunner({
+    run: async () => {
+      await planPending().catch((error: unknown) => log.error({ err: error }, 'message planning failed'));
+      await dispatchDue().catch((error: unknown) => log.error({ err: error }, 'message sending failed'));
+    },
+    onError: (error) => log.error({ err: error }, 'messaging run failed'),
+    canRun: () => isStarted && !isStopping,
+  });
+  const { kick } = runner;
 
   return {
     planPending,
     dispatchDue,
     kick,
     /** Resolves when no background run is going (tests wait on it). */
-    async idle(): Promise<void> {
-      while (running) await running;
-    },
+    idle: runner.idle,
     start(intervalMs = 30_000): void {
       isStarted = true;
       timer = setInterval(kick, intervalMs);
@@ -134,14 +124,7 @@ export function createMessagingRunner(options: {
       isStopping = true;
       if (timer) clearInterval(timer);
       unsubscribe?.();
-      const inFlight = running;
-      if (!inFlight) return;
-      let timeout: NodeJS.Timeout | undefined;
-      const isDrained = await Promise.race([
-        inFlight.then(() => true),
-        new Promise<boolean>((resolve) => (timeout = setTimeout(() => resolve(false), drainMs))),
-      ]);
-      clearTimeout(timeout);
+      const isDrained = await runner.drain(drainMs);
       if (!isDrained) log.warn({ drainMs }, 'closing with a message send in flight; it keeps its claim until the lease ends');
     },
   };
