@@ -20,6 +20,8 @@ export default [
     // Spec: the catch-all shows the home page.
     route('*', 'routes/public/home.tsx', { id: 'public-catch-all' }),
   ]),
+  // The technician app (issue 19): its own layout and offline store, outside the back office.
+  route('tech', 'routes/tech/layout.tsx', [index('routes/tech/my-day.tsx'), route('visits/:id', 'routes/tech/visit.tsx', { id: 'tech-visit' })]),
   layout('routes/admin/providers.tsx', [
     route('admin/login', 'routes/admin/login.tsx'),
     // Public (no session): where a one-time set-password link lands.

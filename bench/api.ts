@@ -557,7 +557,7 @@ function mapEndpoints(): Endpoint[] {
       name: 'map properties',
       path: '/api/admin/map/properties',
       headers,
-      sql: [sessionLookup, snapshotCheck, statement(propertiesQuery(mapWorkOrderFiltersSchema.parse({}), undefined))],
+      sql: [sessionLookup, snapshotCheck, statement(propertiesQuery(mapWorkOrderFiltersSchema.parse({}), undefined, todayIn(businessTimeZone)))],
       note,
     },
     {

@@ -58,7 +58,7 @@ try {
     ["work-order search 'WO-1052': total", workOrderQueries.searchTotal('all', 'WO-1052').toSQL()],
     ["work-order search 'WO-1052': page", workOrderQueries.searchPage('all', 'all', 'WO-1052', 1, 25).toSQL()],
     ['calendar month (6 weeks)', calendarQueries.range(gridStart, addDays(gridStart, 42)).toSQL()],
-    ['map properties (default filters)', built(propertiesQuery(mapWorkOrderFiltersSchema.parse({}), undefined))],
+    ['map properties (default filters)', built(propertiesQuery(mapWorkOrderFiltersSchema.parse({}), undefined, today))],
     ['map customers (default filters)', built(customersQuery(mapCustomerFiltersSchema.parse({})))],
   ];
   for (const [name, statement] of statements) {

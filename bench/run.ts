@@ -1,13 +1,13 @@
 /**
- * `npm run bench [-- flags]`: the API benchmark, then the calendar, geocoding, map and messaging
- * benchmarks, one after the other, stopping at the first that fails (after the build, which npm runs first).
+ * `npm run bench [-- flags]`: the API benchmark, then the calendar, geocoding, map, messaging and
+ * technician app benchmarks, one after the other, stopping at the first that fails (after the build, which npm runs first).
  *
  * npm appends the arguments after `--` to the end of the script's command line, so with a `&&`
  * chain they would reach the last benchmark only. This runner hands them out instead:
  * - every flag goes to bench/api.ts (its own flags: --customers, --duration, --only...);
  * - `--database-url URL` goes to every benchmark (each runs on PostgreSQL then);
  * - with `--only` (a quick check of some endpoints, or `--only export`), only bench/api.ts runs;
- *   `--only messaging` runs bench/messaging.ts alone instead.
+ *   `--only messaging` runs bench/messaging.ts alone instead, `--only tech` bench/tech.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -20,8 +20,13 @@ const { values } = parseArgs({ args, options: { 'database-url': { type: 'string'
 const databaseUrl = typeof values['database-url'] === 'string' ? values['database-url'] : undefined;
 const shared = databaseUrl ? ['--database-url', databaseUrl] : [];
 
-const runs: [script: string, args: string[]][] = values.only === 'messaging' ? [['bench/messaging.ts', shared]] : [['bench/api.ts', args]];
-if (values.only === undefined) runs.push(['bench/calendar.ts', shared], ['bench/geocoding.ts', shared], ['bench/map.ts', shared], ['bench/messaging.ts', shared]);
+/** Benchmarks that `--only <name>` runs alone (the other `--only` values are bench/api.ts's). */
+const alone: Record<string, string> = { messaging: 'bench/messaging.ts', tech: 'bench/tech.ts' };
+const only = typeof values.only === 'string' ? alone[values.only] : undefined;
+const runs: [script: string, args: string[]][] = only ? [[only, shared]] : [['bench/api.ts', args]];
+if (values.only === undefined) {
+  runs.push(['bench/calendar.ts', shared], ['bench/geocoding.ts', shared], ['bench/map.ts', shared], ['bench/messaging.ts', shared], ['bench/tech.ts', shared]);
+}
 
 let current: ChildProcess | undefined;
 // Ctrl-C reaches the running benchmark from the terminal too: it stops its server and exits, then so does this.

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const inputs = ['app', 'server', 'shared', 'public', 'scripts/defer-hydration.mjs', 'scripts/compress-client.mjs', 'scripts/build-server.mjs', 'package-lock.json', 'vite.config.ts', 'react-router.config.ts', 'tsconfig.json'];
+const inputs = ['app', 'server', 'shared', 'public', 'scripts/defer-hydration.mjs', 'scripts/compress-client.mjs', 'scripts/build-tech-sw.mjs', 'scripts/build-server.mjs', 'package-lock.json', 'vite.config.ts', 'react-router.config.ts', 'tsconfig.json'];
 const fingerprintFile = 'build/.fingerprint';
 
 function* files(entry) {

@@ -60,6 +60,8 @@ import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { createStaffAccountService } from './modules/staff/staff.service.ts';
 import { technicianSettingsRoutes } from './modules/technicians/technician.routes.ts';
 import { createTechnicianService } from './modules/technicians/technician.service.ts';
+import { techRoutes } from './modules/tech/tech.routes.ts';
+import { createTechService } from './modules/tech/tech.service.ts';
 import { calendarRoutes, createCalendarRepository, createCalendarService, createTechnicianBookings } from './modules/calendar/index.ts';
 import { createCustomerRepository } from './modules/customers/customer.repository.ts';
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
@@ -180,9 +182,9 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     limitPerMinute: config.loginLimitPerMinute,
   });
   await app.register(notificationRoutes, { notifications: createNotificationService({ db: database.db }) });
-  await app.register(customerRoutes, {
-    customers: createCustomerService({ db: database.db, storage: createObjectStorage(config), log: app.log }),
-  });
+  const storage = createObjectStorage(config);
+  const customerService = createCustomerService({ db: database.db, storage, log: app.log });
+  await app.register(customerRoutes, { customers: customerService });
   // Work orders and the calendar share the double-booking rule (the calendar's) and the work-order repository.
   const bookings = createTechnicianBookings(createCalendarRepository);
   await app.register(workOrderRoutes, {
@@ -218,6 +220,19 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       timeZone: config.businessTimeZone,
       outbox: emailOutbox,
       sms,
+      now,
+    }),
+  });
+  // The technician app's API (issue 19, decision 022-a): a technician's own visits, their steps
+  // (en route goes through messaging as the office's button does), photos and the signature.
+  await app.register(techRoutes, {
+    tech: createTechService({
+      db: database.db,
+      timeZone: config.businessTimeZone,
+      storage,
+      customers: customerService,
+      notifications: createNotificationRepository(database.db),
+      onWorkOrderMessaging: () => messagingRunner.kick(),
       now,
     }),
   });

@@ -51,6 +51,15 @@ export async function startServer(config: AppConfig, opening: DatabaseOpening = 
     if (config.seedDemo && (await isDatabaseEmpty(database.db))) {
       const counts = await seedDemoData(database.db, { timeZone: config.businessTimeZone });
       app.log.info(counts, 'seeded demo data into the empty database');
+      // Each demo technician signs in to the technician app (issue 19): printed once, as the admin's is.
+      const technicians = await staff.ensureTechnicianAccounts(fallbackEmail.split('@')[1]!);
+      if (technicians.length > 0) {
+        process.stdout.write(
+          `\n  Technician app sign-ins (${config.company.siteUrl.replace(/\/$/, '')}/tech) for the demo technicians:\n${technicians
+            .map(({ created, generatedPassword }) => `    ${created.name.padEnd(18)} email: ${created.email}  password: ${generatedPassword}\n`)
+            .join('')}  Keep them now; they are not shown again.\n\n`,
+        );
+      }
     }
 
     const stopMaintenance = startEmbeddedMaintenance(database, { timeZone: config.businessTimeZone, log: app.log });

@@ -13,10 +13,18 @@ export const staffUserSchema = z.object({
   email: z.string(),
   name: z.string(),
   role: z.enum(staffRoles),
+  /** A technician account's technician record (issue 19); null for office staff or an unlinked account. */
+  technicianId: z.string().nullable().optional(),
 });
 export type StaffUser = z.infer<typeof staffUserSchema>;
 
-export const sessionResponseSchema = z.object({ user: staffUserSchema });
+/** Where a signed-in user starts: the technician app for technicians, the back office for the others. */
+export function homePathFor(role: StaffUser['role']): '/tech' | '/admin' {
+  return role === 'technician' ? '/tech' : '/admin';
+}
+
+/** The sign-in's and the session's answer; `home` says where the user's screens are (issue 19). */
+export const sessionResponseSchema = z.object({ user: staffUserSchema, home: z.enum(['/tech', '/admin']).optional() });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 /** Spec 000 section 8: the login screen's two messages. */
@@ -98,6 +106,10 @@ export const staffAccountSchema = z.object({
   email: z.string(),
   name: z.string(),
   role: z.enum(staffRoles),
+  /** The technician a technician account is (issue 19). */
+  technicianId: z.string().nullable().optional(),
+  /** That technician's name and colour, in the list (the calendar's colour and name carry over). */
+  technician: z.object({ id: z.string(), name: z.string(), color: z.string(), active: z.boolean() }).nullable().optional(),
   active: z.boolean(),
   /** False while an invited user has not chosen a password yet. */
   hasPassword: z.boolean(),
@@ -118,12 +130,16 @@ export const passwordSetupSchema = z.discriminatedUnion('setup', [
 ]);
 export type PasswordSetup = z.infer<typeof passwordSetupSchema>;
 
+/** The technician a technician account is: required with the role technician, ignored otherwise (issue 19). */
+const technicianIdField = z.uuid('Choose the technician this account is').nullable().optional();
+
 export const addStaffSchema = z
-  .object({ email: staffEmailField, name: staffNameField, role: z.enum(staffRoles, { error: 'Choose a role' }) })
+  .object({ email: staffEmailField, name: staffNameField, role: z.enum(staffRoles, { error: 'Choose a role' }), technicianId: technicianIdField })
   .and(passwordSetupSchema);
 export type AddStaffInput = z.infer<typeof addStaffSchema>;
 
-export const changeRoleSchema = z.object({ role: z.enum(staffRoles, { error: 'Choose a role' }) });
+export const changeRoleSchema = z.object({ role: z.enum(staffRoles, { error: 'Choose a role' }), technicianId: technicianIdField });
+export type ChangeRoleInput = z.infer<typeof changeRoleSchema>;
 
 export const staffChangeResponseSchema = z.object({
   staff: staffAccountSchema,
@@ -159,4 +175,8 @@ export const staffMessages = {
   wrongCurrentPassword: 'The current password is not right.',
   samePassword: 'Choose a password different from the current one.',
   linkInvalid: 'This link has expired or was already used. Ask an administrator for a new one.',
+  /** Issue 19: a technician account names its technician record. */
+  technicianRequired: 'Choose the technician this account is.',
+  technicianUnavailable: 'That technician does not exist or is inactive. Choose an active technician.',
+  technicianTaken: 'Another staff account is already this technician.',
 } as const;

@@ -156,6 +156,9 @@ export const customerEquipmentSchema = z.object({
   brand: z.string().nullable(),
   model: z.string().nullable(),
   serialNumber: z.string().nullable(),
+  /** Issue 19: refrigerant (refrigerantTypes) and nominal tons (tonnages), when recorded. */
+  refrigerant: z.string().nullable().optional(),
+  tonnage: z.string().nullable().optional(),
   warrantyStatus: z.string().nullable(),
 });
 export type CustomerEquipment = z.infer<typeof customerEquipmentSchema>;
@@ -180,6 +183,22 @@ export const customerProfileResponseSchema = z.object({
   workOrders: z.array(customerWorkOrderSummarySchema),
 });
 export type CustomerProfileResponse = z.infer<typeof customerProfileResponseSchema>;
+
+/**
+ * One piece of equipment as a form or the technician app writes it (issue 19 adds refrigerant
+ * and tonnage, both optional).
+ */
+export const equipmentInputSchema = z.object({
+  equipmentType: z.string().trim().min(1, 'Equipment type is required').max(100),
+  location: optionalText(200),
+  brand: optionalText(100),
+  model: optionalText(100),
+  serialNumber: optionalText(100),
+  refrigerant: z.enum(refrigerantTypes).nullable().optional(),
+  tonnage: z.enum(tonnages).nullable().optional(),
+  warrantyStatus: optionalText(100),
+});
+export type EquipmentInput = z.input<typeof equipmentInputSchema>;
 
 /** Photo upload limits (OWASP file upload): by content, not by name or declared type. */
 export const photoUploadLimits = {

@@ -51,8 +51,11 @@ export const leadWorkflowStages = ['converted_to_work_order'] as const;
 
 export const aiLeadStatuses = ['new', 'converted'] as const;
 
-/** Issue 10: an admin may do everything; a dispatcher everything except staff accounts and settings. */
-export const staffRoles = ['admin', 'dispatcher'] as const;
+/**
+ * Issue 10: an admin may do everything; a dispatcher everything except staff accounts and settings.
+ * Issue 19: a technician uses the technician app (/tech, /api/tech) only, linked to one technician.
+ */
+export const staffRoles = ['admin', 'dispatcher', 'technician'] as const;
 export type StaffRole = (typeof staffRoles)[number];
 
 /** Issue 18 (decision 021-a): customer messages, their channels and states, and consent. */

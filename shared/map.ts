@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { customerContactShape } from './customer.ts';
 import { customerTypes, workOrderStatuses } from './enums.ts';
+import { fieldSteps } from './tech.ts';
 
 // The service map (spec 001 sections 2-4 and 9; issue 9): what the server sends for each view,
 // the filters, the marker rules and the screen's exact words. The server aggregates in SQL and
@@ -47,6 +48,9 @@ export const mapCustomerFiltersSchema = z.object({
 });
 export type MapCustomerFilters = z.output<typeof mapCustomerFiltersSchema>;
 
+/** A technician's step with a visit (issue 19) and when it was taken. */
+export const mapFieldStepSchema = z.object({ step: z.enum(fieldSteps), at: z.string().nullable() });
+
 /**
  * One property (customers grouped by address, city and state) with coordinates and at least one
  * work order matching the filters. `id` is a stable key of the address (the first customer's id).
@@ -69,6 +73,8 @@ export const mapPropertySchema = z.object({
   inProgressCount: z.number().int(),
   completedCount: z.number().int(),
   highestPriority: z.enum(Object.keys(mapPriorityRanks) as [MapPriority, ...MapPriority[]]).nullable(),
+  /** Today's latest field step at the property (issue 19): left out when nobody is on the way, there or done today. */
+  fieldStep: mapFieldStepSchema.optional(),
 });
 export type MapProperty = z.infer<typeof mapPropertySchema>;
 
@@ -107,6 +113,9 @@ export const mapWorkOrderSummarySchema = z.object({
   serviceType: z.string(),
   status: z.enum(workOrderStatuses),
   priority: z.string(),
+  enRouteAt: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
 });
 export type MapWorkOrderSummary = z.infer<typeof mapWorkOrderSummarySchema>;
 

@@ -1,11 +1,29 @@
 import { z } from 'zod';
+import { techFollowUpNotificationType } from './tech.ts';
 
 /**
  * Kinds of staff notification: chat bookings (spec 000 section 3), website estimate requests, and
  * texts customers send to the company's number (issue 18: a confirmation, a reschedule request, any
- * other reply).
+ * other reply) and a technician's "needs follow-up" at a visit's completion (issue 19).
  */
-export const notificationTypes = { newAiLead: 'new_ai_lead', newEstimateRequest: 'new_estimate_request', customerText: 'customer_text' } as const;
+export const notificationTypes = {
+  newAiLead: 'new_ai_lead',
+  newEstimateRequest: 'new_estimate_request',
+  customerText: 'customer_text',
+  techFollowUp: techFollowUpNotificationType,
+} as const;
+
+/**
+ * A line under a notification's title saying where it came from, when the title does not:
+ * a technician's follow-up names the technician (the title names the work order).
+ */
+export function notificationSourceLine(notification: Pick<AdminNotification, 'type' | 'data'>): string | undefined {
+  if (notification.type !== notificationTypes.techFollowUp) return undefined;
+  const name = notification.data.technician_name;
+  return typeof name === 'string' && name ? `From the field: ${name}` : 'From the field';
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const notificationSchema = z.object({
   id: z.string(),
@@ -39,5 +57,10 @@ export function notificationLink(notification: Pick<AdminNotification, 'type' | 
   const link = notification.data.link;
   if (typeof link === 'string' && link.startsWith('/admin') && !link.startsWith('//')) return link;
   if (notification.type === notificationTypes.newEstimateRequest || notification.type === notificationTypes.newAiLead) return '/admin/estimates';
+  // A technician's follow-up opens the work order it was asked on.
+  const workOrderId = notification.data.work_order_id;
+  if (notification.type === notificationTypes.techFollowUp && typeof workOrderId === 'string' && uuidPattern.test(workOrderId)) {
+    return `/admin/workorders/${workOrderId}`;
+  }
   return undefined;
 }

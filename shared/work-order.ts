@@ -348,6 +348,85 @@ export const inspectionReportResponseSchema = z.object({ inspectionReport: inspe
 export const workOrderEquipmentSchema = customerEquipmentSchema;
 export type WorkOrderEquipment = z.infer<typeof workOrderEquipmentSchema>;
 
+/**
+ * What the technician recorded at 'Work complete' (issue 19), as the office sees it: the same
+ * shape shared/tech.ts answers the technician app (techCompletionSchema is this schema).
+ */
+export const workOrderCompletionSchema = z.object({
+  summary: z.string(),
+  materials: z.array(z.object({ description: z.string(), quantity: z.number() })),
+  signerName: z.string().nullable(),
+  /** /api/admin/work-orders/:id/signature, or null when the customer did not sign. */
+  signatureUrl: z.string().nullable(),
+  timeOnSiteMinutes: z.number().int().nullable(),
+  followUpNote: z.string().nullable(),
+  completedByName: z.string(),
+  completedAt: z.string(),
+});
+export type WorkOrderCompletion = z.infer<typeof workOrderCompletionSchema>;
+/** A technician's note on the visit (issue 19). */
+export const workOrderTechNoteSchema = z.object({ id: z.string(), text: z.string(), authorName: z.string(), createdAt: z.string() });
+
+/**
+ * One step of the work order's history (issue 19), read from the activity log's entries for this
+ * work order: what happened, who did it and when. `at` is when it happened: for a step taken in the
+ * technician app, the moment on the device (`takenAt`), otherwise when it was recorded.
+ */
+export const workOrderStepSchema = z.object({ action: z.string(), label: z.string(), actorName: z.string(), at: z.string() });
+export type WorkOrderStep = z.infer<typeof workOrderStepSchema>;
+
+/** The most steps the work-order screen shows (the newest ones). */
+export const workOrderStepsCap = 100;
+
+const stepStatusWords: Record<string, string> = {
+  pending: 'Pending',
+  scheduled: 'Scheduled',
+  'in-progress': 'In Progress',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+/** The activity log's work-order actions, as the timeline names them. */
+export const workOrderStepLabels: Record<string, string> = {
+  created: 'Created',
+  updated: 'Details edited',
+  deleted: 'Deleted',
+  scheduled: 'Scheduled',
+  rescheduled: 'Rescheduled',
+  assigned: 'Technician assigned',
+  appointment_updated: 'Appointment edited',
+  notes_updated: 'Office notes updated',
+  task_added: 'Task added',
+  task_updated: 'Task updated',
+  inspection_added: 'Inspection report added',
+  en_route: 'Marked en route',
+  note_added: 'Note added',
+  visit_completed: 'Completed',
+  customer_confirmed: 'Confirmed by the customer',
+  match_confirmed: 'Possible match: same customer',
+  match_dismissed: 'Possible match: new customer',
+};
+
+/**
+ * A step's label from its activity-log entry, or null when the entry is not a step of its own
+ * (the technician's status change to completed: its 'visit_completed' entry is the step).
+ * A status change taken in the technician app (it carries `takenAt`) to in progress is the arrival.
+ */
+export function workOrderStepLabel(action: string, changes: Record<string, [unknown, unknown]>): string | null {
+  if (action === 'status_changed') {
+    const to = String(changes.status?.[1] ?? '');
+    const fromApp = typeof changes.takenAt?.[1] === 'string';
+    if (fromApp && to === 'in-progress') return 'Arrived on site';
+    if (fromApp && to === 'completed') return null;
+    return to ? `Status changed to ${stepStatusWords[to] ?? to}` : 'Status changed';
+  }
+  if (action === 'photos_added') {
+    const count = Array.isArray(changes.photos?.[1]) ? changes.photos[1].length : 1;
+    return count === 1 ? 'Photo added' : `${count} photos added`;
+  }
+  return workOrderStepLabels[action] ?? action.replace(/_/g, ' ').replace(/^\w/, (letter) => letter.toUpperCase());
+}
+
 export const workOrderDetailResponseSchema = z.object({
   workOrder: workOrderSchema,
   customer: customerSchema,
@@ -358,6 +437,11 @@ export const workOrderDetailResponseSchema = z.object({
   /** The stored customer this chat booking may belong to, for "Same customer" / "New customer" (decision 018-a). */
   possibleMatch: possibleCustomerMatchSchema.nullable(),
   timeline: z.object({ createdAt: z.string(), scheduledAt: z.string().nullable(), startedAt: z.string().nullable(), completedAt: z.string().nullable() }),
+  /** Issue 19: the technician's completion record and notes from the technician app. */
+  completion: workOrderCompletionSchema.nullable().optional(),
+  techNotes: z.array(workOrderTechNoteSchema).optional(),
+  /** Issue 19: every step with who and when, oldest first (the newest workOrderStepsCap). */
+  steps: z.array(workOrderStepSchema).optional(),
 });
 export type WorkOrderDetailResponse = z.infer<typeof workOrderDetailResponseSchema>;
 

@@ -25,7 +25,8 @@ export async function registerOpenApi(app: FastifyInstance, options: { company: 
         version: '1.0.0',
         description:
           `The back office API of ${company.name}. Staff calls (/api/admin/*) need a signed-in session: ` +
-          'POST /api/auth/login sets the session cookie that every later call sends.',
+          'POST /api/auth/login sets the session cookie that every later call sends. ' +
+          'The technician app calls /api/tech/* with the session of a technician account.',
         contact: { name: company.name, email: company.email, url: company.siteUrl },
       },
       servers: [{ url: company.siteUrl }],
@@ -45,9 +46,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { company: 
     transformObject: jsonSchemaTransformObject,
   });
 
-  // Session security on the staff routes only; the public ones (/api/public, /api/auth) stay open.
+  // Session security on the staff and technician routes only; the public ones (/api/public, /api/auth) stay open.
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/admin')) return;
+    if (!route.url.startsWith('/api/admin') && !route.url.startsWith('/api/tech/')) return;
     route.schema = { ...route.schema, security: [{ session: [] }] } as typeof route.schema;
   });
 

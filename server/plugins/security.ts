@@ -18,6 +18,9 @@ export const baseCspDirectives = {
   'font-src': ["'self'", 'data:'],
   'connect-src': ["'self'"],
   'script-src': ["'self'"],
+  // The technician app's service worker (/tech/sw.js) and web app manifest (decision 022-b).
+  'worker-src': ["'self'"],
+  'manifest-src': ["'self'"],
 } as const;
 
 /** Sources added to the base policy: the map's tile server for images (see tileImageSource). */

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { staffMessages, type StaffUser } from '#shared/auth.ts';
+import { techMessages } from '#shared/tech.ts';
 import { AppError } from '#server/errors.ts';
 import type { AuthService } from '#server/modules/auth/index.ts';
 import { isHttpsUrl } from './security.ts';
@@ -74,8 +75,11 @@ export function isRequestUnder(request: FastifyRequest, prefix: string): boolean
   return isUnder(request.url, prefix) || (route !== undefined && isUnder(route, prefix));
 }
 
-/** What needs a staff session: /api/admin, and the API's OpenAPI document and reference page (decision 019-i). */
+/** What needs an office staff session: /api/admin, and the API's OpenAPI document and reference page (decision 019-i). */
 const staffOnlyPrefixes = ['/api/admin', '/api/openapi.json', '/api/docs'] as const;
+/** The technician app's API (issue 19, decision 022-a): a technician's session, linked to a technician. */
+export const techPrefix = '/api/tech';
+const sessionPrefixes = [...staffOnlyPrefixes, techPrefix] as const;
 
 /**
  * Every /api/admin request (and the API document and reference page) needs a live staff session: checked here, before routing, so that even
@@ -92,7 +96,8 @@ export function registerSessionGuard(app: FastifyInstance, auth: AuthService, op
     }
   });
   app.addHook('onRequest', async (request, reply) => {
-    if (!staffOnlyPrefixes.some((prefix) => request.url.startsWith(prefix) || isRequestUnder(request, prefix))) return;
+    const under = (prefix: string) => request.url.startsWith(prefix) || isRequestUnder(request, prefix);
+    if (!sessionPrefixes.some(under)) return;
     const session = await auth.authenticate(readSessionToken(request));
     if (!session) {
       if (readSessionToken(request)) clearSessionCookie(request, reply);
@@ -101,6 +106,16 @@ export function registerSessionGuard(app: FastifyInstance, auth: AuthService, op
     request.staffUser = session.user;
     request.sessionId = session.sessionId;
     reply.header('cache-control', 'no-store');
+    // Issue 19: the technician app's API is a technician's, linked to their technician record;
+    // the back office (and its API document) is never a technician's, judged on both addresses.
+    const isTechnician = session.user.role === 'technician';
+    const forOffice = staffOnlyPrefixes.some(under);
+    if (isTechnician && forOffice) throw new AppError('FORBIDDEN', techMessages.technicianOnlyInApp);
+    if (under(techPrefix)) {
+      if (!isTechnician || forOffice) throw new AppError('FORBIDDEN', techMessages.notTechnician);
+      if (!session.user.technicianId) throw new AppError('FORBIDDEN', techMessages.noTechnicianLinked);
+      return;
+    }
     // The one role rule (issue 10, decision 018-f): everything under /api/admin/settings, and the
     // few routes elsewhere marked adminOnly in their options (deleting customers and photos).
     if (session.user.role === 'admin') return;

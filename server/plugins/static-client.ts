@@ -54,7 +54,8 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
         br: fs.existsSync(`${file}.br`) ? fs.readFileSync(`${file}.br`) : html,
         gzip: fs.existsSync(`${file}.gz`) ? fs.readFileSync(`${file}.gz`) : html,
       },
-      csp: pageCsp(html.toString('utf8'), relative === '__spa-fallback.html' ? csp : {}),
+      // /tech's page is the shell with preloads (decision 022-d): a staff screen too.
+      csp: pageCsp(html.toString('utf8'), relative === '__spa-fallback.html' || relative === 'tech/index.html' ? csp : {}),
     };
     if (relative === '__spa-fallback.html') fallback = page;
     else if (relative === 'index.html' || relative.endsWith('/index.html')) pages.set(normalisePath(`/${relative.slice(0, -'index.html'.length)}`), page);
@@ -71,6 +72,15 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
     globIgnore: ['**/*.html', '**/*.br', '**/*.gz'],
     preCompressed: true,
     setHeaders: (reply, filePath) => {
+      // The technician app's service worker and manifest (decision 022-b): checked on every load so
+      // a release reaches the phones; the worker controls /tech (and /tech/...), above its folder.
+      // (the file sent may be its precompressed copy, x.js.br or x.js.gz)
+      const relative = path.relative(clientDir, filePath).split(path.sep).join('/').replace(/\.(br|gz)$/, '');
+      if (relative === 'tech/sw.js' || relative === 'tech/manifest.webmanifest') {
+        reply.header('cache-control', 'no-cache');
+        if (relative === 'tech/sw.js') reply.header('service-worker-allowed', '/tech');
+        return;
+      }
       // Hashed build output never changes under its name; images and icons keep their names
       // across releases, so they are cached for a month and revalidated in the background.
       const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -41,6 +41,7 @@ const takesNoBody = new Set([
   'POST /api/admin/settings/integrations/:name/test',
   'POST /api/admin/geocoding/batches/:id/resume',
   'POST /api/admin/customers/:id/photos',
+  'POST /api/tech/visits/:id/photos',
   'POST /api/admin/work-orders/:id/en-route',
   'POST /api/admin/messages/:id/resend',
 ]);
@@ -130,6 +131,7 @@ describe('the OpenAPI document', () => {
       expect(JSON.stringify(document.paths[path][method].responses['409']), path).toContain('SCHEDULE_OVERLAP');
     }
     expect(document.paths['/api/admin/dashboard'].get.security).toEqual([{ session: [] }]);
+    expect(document.paths['/api/tech/visits'].get.security).toEqual([{ session: [] }]);
     expect(document.paths['/api/auth/login'].post.security).toBeUndefined();
   });
 });

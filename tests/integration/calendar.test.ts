@@ -72,6 +72,14 @@ describe('the visible range', () => {
       updatedAt: late.updatedAt,
     });
     expect(list[0]!.technician).toBeNull();
+    expect(list[0]).toMatchObject({ enRouteAt: null, startedAt: null, completedAt: null });
+  });
+
+  it("carries the field's step times, so the calendar shows en route, on site and done (issue 19)", async () => {
+    const visit = await appointment({ date: '2031-04-01', start: '09:00', end: '10:00', title: 'Field steps' });
+    await context.database.query(`update work_orders set en_route_at = '2031-04-01T12:50:00Z', started_at = '2031-04-01T13:05:00Z', status = 'in-progress' where id = $1`, [visit.id]);
+    const [event] = await events('2031-04-01', '2031-04-02');
+    expect(event).toMatchObject({ id: visit.id, status: 'in-progress', enRouteAt: '2031-04-01T12:50:00.000Z', startedAt: '2031-04-01T13:05:00.000Z', completedAt: null });
   });
 
   it('refuses a missing, reversed or longer than six weeks range', async () => {

@@ -206,7 +206,7 @@ describe('the customer picker lookup', () => {
 describe('the profile', () => {
   it('has the customer, equipment, photos and work orders newest first', async () => {
     const customer = await createCustomer({ name: 'Profile Owner', unitBrand: 'Trane', tonnage: '3', installDate: '2019-05-01' });
-    await context.database.query(`insert into equipment (customer_id, equipment_type, brand, model) values ($1, 'Heat pump', 'Carrier', '25HCB6')`, [customer.id]);
+    await context.database.query(`insert into equipment (customer_id, equipment_type, brand, model, refrigerant, tonnage) values ($1, 'Heat pump', 'Carrier', '25HCB6', 'R-410A', '3')`, [customer.id]);
     await insertWorkOrder(customer.id, 'Oldest visit', '2024-01-01T10:00:00Z');
     await insertWorkOrder(customer.id, 'Newest visit', '2025-06-01T10:00:00Z');
     await insertWorkOrder(customer.id, 'Middle visit', '2024-09-01T10:00:00Z');
@@ -216,7 +216,18 @@ describe('the profile', () => {
     const profile = response.json();
     expect(profile.customer).toMatchObject({ id: customer.id, name: 'Profile Owner', unitBrand: 'Trane', tonnage: '3', installDate: '2019-05-01' });
     expect(profile.equipment).toEqual([
-      { id: expect.any(String), equipmentType: 'Heat pump', location: null, brand: 'Carrier', model: '25HCB6', serialNumber: null, warrantyStatus: null },
+      {
+        id: expect.any(String),
+        equipmentType: 'Heat pump',
+        location: null,
+        brand: 'Carrier',
+        model: '25HCB6',
+        serialNumber: null,
+        // Issue 19: what the field records about the unit.
+        refrigerant: 'R-410A',
+        tonnage: '3',
+        warrantyStatus: null,
+      },
     ]);
     expect(profile.photos).toEqual([]);
     expect(profile.workOrders.map((order: { title: string }) => order.title)).toEqual(['Newest visit', 'Middle visit', 'Oldest visit']);

@@ -240,7 +240,9 @@ describe('Nominatim-compatible search', () => {
     const geocoder = nominatimAt();
     await Promise.all([geocoder.geocode(calhounStreet), geocoder.geocode(calhounStreet)]);
     expect(times).toHaveLength(2);
-    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(990);
+    // The calls leave a second apart; they are timed here on arrival, where the first one's delivery
+    // can lag by tens of milliseconds on a busy machine. Without the spacing they arrive together.
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(900);
   });
 
   it('maps an empty list, 429 with Retry-After, an error answer, malformed answers and timeouts', async () => {

@@ -231,6 +231,31 @@ describe('GET /api/admin/map/properties', () => {
     expect(nextDay.properties).toEqual([]);
   });
 
+  it("marks today's field step per property: en route, on site or done, with its time (issue 19)", async () => {
+    await context.database.query(`update work_orders set started_at = '2026-03-10T14:05:00Z' where id = $1`, [workOrderIds['A2 in progress']]);
+    await workOrder('B today', 'Bob', { status: 'scheduled', priority: 'normal', serviceType: 'repair', serviceDate: today });
+    await workOrder('C today', 'Cora', { status: 'completed', priority: 'normal', serviceType: 'repair', serviceDate: today });
+    await context.database.query(`update work_orders set en_route_at = '2026-03-10T14:30:00Z' where id = $1`, [workOrderIds['B today']]);
+    await context.database.query(`update work_orders set completed_at = '2026-03-10T13:00:00Z' where id = $1`, [workOrderIds['C today']]);
+    try {
+      const steps = (answer: MapPropertiesResponse) =>
+        Object.fromEntries(answer.properties.flatMap((property) => (property.fieldStep ? [[property.address, { step: property.fieldStep.step, at: property.fieldStep.at && new Date(property.fieldStep.at).toISOString() }]] : [])));
+      expect(steps(await propertiesAt({ activeOnly: 'false' }))).toEqual({
+        [harbourTown.address]: { step: 'on-site', at: '2026-03-10T14:05:00.000Z' },
+        [baySt.address]: { step: 'en-route', at: '2026-03-10T14:30:00.000Z' },
+        [mayRiver.address]: { step: 'done', at: '2026-03-10T13:00:00.000Z' },
+      });
+      // Another day: nobody is on the way today.
+      expect(steps(await properties('?activeOnly=false'))).toEqual({});
+      const details = (await get(`/api/admin/map/property?${new URLSearchParams(baySt).toString()}`)).json<MapPropertyDetails>();
+      const bob = details.activeWorkOrderDetails.find((item) => item.title === 'B today');
+      expect(bob?.enRouteAt && new Date(bob.enRouteAt).toISOString()).toBe('2026-03-10T14:30:00.000Z');
+    } finally {
+      await context.database.query('delete from work_orders where id = any($1::uuid[])', [[workOrderIds['B today'], workOrderIds['C today']]]);
+      await context.database.query('update work_orders set started_at = null where id = $1', [workOrderIds['A2 in progress']]);
+    }
+  });
+
   it('sees a new work order at once (answers are kept per database snapshot only)', async () => {
     expect(addresses(await properties('?priority=normal&status=pending'))).toEqual([harbourTown.address]);
     await workOrder('E pending', 'Eve', { status: 'pending', priority: 'normal', serviceType: 'repair', serviceDate: today });
@@ -342,6 +367,9 @@ describe('GET /api/admin/map/property', () => {
       serviceType: 'installation',
       status: 'pending',
       priority: 'low',
+      enRouteAt: null,
+      startedAt: null,
+      completedAt: null,
     });
   });
 

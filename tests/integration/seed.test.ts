@@ -169,6 +169,27 @@ describe('demo data', { timeout: 60_000 }, () => {
     expect(rows.some((row) => row.status === 'in-progress' && row.service_date === businessToday)).toBe(true);
   });
 
+  it('gives each technician a day in the technician app: 3 to 5 visits scheduled today, each with its open checklist', async () => {
+    const rows = await database.query<{ name: string; visits: number; with_tasks: number; open_tasks: number }>(
+      `select t.name,
+              count(w.id)::int as visits,
+              count(w.id) filter (where exists (select 1 from work_order_tasks k where k.work_order_id = w.id))::int as with_tasks,
+              (select count(*)::int from work_order_tasks k join work_orders x on x.id = k.work_order_id
+                where x.technician_id = t.id and x.service_date = $1 and x.status = 'scheduled' and k.status = 'pending') as open_tasks
+         from technicians t
+         left join work_orders w on w.technician_id = t.id and w.service_date = $1 and w.status = 'scheduled'
+        group by t.id, t.name order by t.name`,
+      [businessToday],
+    );
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      expect(row.visits, row.name).toBeGreaterThanOrEqual(3);
+      expect(row.visits, row.name).toBeLessThanOrEqual(6);
+      expect(row.with_tasks, row.name).toBeGreaterThanOrEqual(3);
+      expect(row.open_tasks, row.name).toBeGreaterThanOrEqual(6);
+    }
+  });
+
   it('covers every lead status and source, urgent exactly for AC and heating repairs', async () => {
     const rows = await database.query<{ status: string; source: string; service_type: string; priority: string; today: boolean; recent: boolean }>(
       `select status, source, service_type, priority,

@@ -33,6 +33,9 @@ function start(env: Record<string, string> = {}): Promise<RunningServer> {
   );
 }
 
+/** Office staff: the demo's technician sign-ins are counted apart. */
+const officeStaff = "staff_users where role <> 'technician'";
+
 async function count(server: RunningServer, table: string): Promise<number> {
   const [row] = await server.database.query<{ count: number }>(`select count(*)::int as count from ${table}`);
   return row!.count;
@@ -69,6 +72,18 @@ describe('first start on an empty database', () => {
       expect(await count(server, 'customers')).toBeGreaterThan(0);
       expect(await count(server, 'work_orders')).toBeGreaterThan(0);
       expect(await count(server, 'technicians')).toBeGreaterThanOrEqual(2);
+
+      // Each demo technician got a technician-app sign-in, printed once with the admin's (issue 19).
+      const technicianSignIns = [...output.matchAll(/email: (\S+\.tech@lowcountrycomfort\.example)\s+password: (\S+)/g)];
+      expect(technicianSignIns.length).toBe(await count(server, 'technicians'));
+      const [, techEmail, techPassword] = technicianSignIns[0]!;
+      const techLogin = await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: techEmail, password: techPassword }),
+      });
+      expect(techLogin.status).toBe(200);
+      expect(await techLogin.json()).toMatchObject({ user: { role: 'technician' }, home: '/tech' });
       if (!databaseUrl) {
         // While the server owns the data directory, nobody else may open it.
         await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toBeInstanceOf(DataDirLockedError);
@@ -84,13 +99,13 @@ describe('later starts on the same database', () => {
     const configured = { ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'heron marsh tide 123' };
     const first = await start(configured);
     const customers = await count(first, 'customers');
-    expect(await count(first, 'staff_users')).toBe(2);
+    expect(await count(first, officeStaff)).toBe(2);
     await first.close();
 
     const second = await start({ ...configured, ADMIN_PASSWORD: 'a different password' });
     try {
       expect(await count(second, 'customers')).toBe(customers);
-      expect(await count(second, 'staff_users')).toBe(2);
+      expect(await count(second, officeStaff)).toBe(2);
       // An existing account keeps its password: configuration only creates.
       const login = await fetch(`${second.url}/api/auth/login`, {
         method: 'POST',

@@ -28,6 +28,9 @@ beforeAll(async () => {
   write('__spa-fallback.html', '<html><body><p>Loading...</p></body></html>');
   write('assets/entry-abc123.js', `console.log(${JSON.stringify('x'.repeat(2000))});`, { compress: true });
   write('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  write('tech/sw.js', `self.addEventListener("fetch", () => {}); // ${'x'.repeat(2000)}`, { compress: true });
+  write('tech/manifest.webmanifest', '{"name":"tech","start_url":"/tech","scope":"/tech"}');
+  write('tech/icon-192.png', 'png');
   context = await createTestApp({ serveClient: true, env: { CLIENT_DIR: clientDir } });
 });
 afterAll(async () => {
@@ -36,6 +39,29 @@ afterAll(async () => {
 });
 
 describe('serving the built client', () => {
+  it('serves the technician app: the shell for /tech paths, its worker uncached and allowed over /tech, its manifest (decision 022-b)', async () => {
+    for (const url of ['/tech', '/tech/', '/tech/visits/abc']) {
+      const response = await context.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('Loading...');
+      expect(String(response.headers['content-security-policy']), url).toContain("worker-src 'self'");
+      expect(String(response.headers['content-security-policy']), url).toContain("manifest-src 'self'");
+    }
+    const worker = await context.app.inject({ method: 'GET', url: '/tech/sw.js', headers: { 'accept-encoding': 'br' } });
+    expect(worker.headers['content-encoding']).toBe('br');
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers['content-type']).toMatch(/javascript/);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    expect(worker.headers['service-worker-allowed']).toBe('/tech');
+    const manifest = await context.app.inject({ method: 'GET', url: '/tech/manifest.webmanifest' });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(manifest.json()).toMatchObject({ start_url: '/tech', scope: '/tech' });
+    const icon = await context.app.inject({ method: 'GET', url: '/tech/icon-192.png' });
+    expect(icon.headers['cache-control']).toContain('max-age=2592000');
+    expect(icon.headers['service-worker-allowed']).toBeUndefined();
+  });
+
   it('serves prerendered pages by path, case-insensitively, with or without a trailing slash', async () => {
     for (const url of ['/Heating', '/heating', '/HEATING/', '/heating?utm_source=flyer']) {
       const response = await context.app.inject({ method: 'GET', url });

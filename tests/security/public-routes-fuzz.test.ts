@@ -51,7 +51,8 @@ beforeAll(async () => {
     env: { SMS_API_URL: 'http://127.0.0.1:9', SMS_ACCOUNT_SID: `AC${'0'.repeat(32)}`, SMS_AUTH_TOKEN: smsAuthToken, SMS_FROM: '+18435550100' },
     onRoute: (route: RouteOptions) => {
       for (const method of ([] as HTTPMethods[]).concat(route.method)) {
-        if (stateChanging.has(method) && !route.url.startsWith('/api/admin')) {
+        // Public means no session: /api/admin and the technician app's /api/tech need one (tests/security/tech-roles.test.ts).
+        if (stateChanging.has(method) && !route.url.startsWith('/api/admin') && !route.url.startsWith('/api/tech/')) {
           routes.push({ method, url: route.url, bodyLimit: route.bodyLimit ?? 64 * 1024 });
         }
       }

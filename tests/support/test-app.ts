@@ -62,6 +62,11 @@ export async function createStaff(database: DatabaseHandle, email = 'staff@examp
   return createStaffService(createAuthRepository(database.db)).createStaffUser({ email, name: 'Pat Staff', password, role });
 }
 
+/** A technician's account linked to a technician record (issue 19). */
+export async function createTechnicianStaff(database: DatabaseHandle, technicianId: string, email = 'tech@example.com', password = testPassword) {
+  return createStaffService(createAuthRepository(database.db)).createStaffUser({ email, name: 'Terry Tech', password, role: 'technician', technicianId });
+}
+
 /** The session cookie a response set: `hvac_session`, or `__Host-hvac_session` on an https site. */
 export function sessionCookieFrom(response: LightMyRequestResponse): string | undefined {
   return response.cookies.find((cookie) => cookie.name === sessionCookieName || cookie.name === hostSessionCookieName)?.value;

@@ -3,7 +3,9 @@ import { calendarMessages, type CalendarEvent, type CalendarOverlap } from '#sha
 import type { WorkOrderStatus } from '#shared/enums.ts';
 import { canTransition, workOrderMessages } from '#shared/work-order.ts';
 import { addressLine, workOrderPlace, workOrderPlaceMessages } from '#shared/work-order-place.ts';
+import { fieldStepOf, fieldStepText } from '#shared/tech.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
+import { company } from '#client/lib/company.ts';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
 import { ConfirmDialog, Dialog } from '#client/components/ui/dialog.tsx';
@@ -50,6 +52,7 @@ export function EventDialog({
   const [overlap, setOverlap] = useState<{ technicianId: string; message: string; overlaps: CalendarOverlap[] }>();
   const [isConfirmingDelete, setIsConfirmingDelete] = useState(false);
   const isBusy = assign.isPending || changeStatus.isPending || remove.isPending;
+  const field = fieldStepOf(event);
 
   function fail(alert: string, error: unknown) {
     setMessage({ tone: 'error', text: isStale(error) ? `${alert}: ${workOrderMessages.conflict}` : failureMessage(alert, error) });
@@ -132,6 +135,11 @@ export function EventDialog({
           <dt className="font-semibold text-slate-700">Status</dt>
           <dd>
             <Badge tone={workOrderStatusTone(event.status)}>{workOrderStatusLabel(event.status)}</Badge>
+            {field ? (
+              <span className="ml-2 text-slate-700" data-testid="event-field-step">
+                {fieldStepText(field, company.timeZone)}
+              </span>
+            ) : null}
           </dd>
           <dt className="font-semibold text-slate-700">Technician</dt>
           <dd data-testid="event-technician">{event.technician?.name ?? 'Unassigned'}</dd>

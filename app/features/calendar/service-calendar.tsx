@@ -11,6 +11,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { calendarDayEnd, calendarDayStart, calendarMessages, type CalendarEvent, type CalendarOverlap } from '#shared/calendar.ts';
 import { todayIn } from '#shared/dates.ts';
 import { activeWorkOrderStatuses } from '#shared/enums.ts';
+import { fieldStepOf, fieldStepText } from '#shared/tech.ts';
 import { workOrderMessages } from '#shared/work-order.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
@@ -61,9 +62,11 @@ export function ServiceCalendar() {
     () =>
       (appointments ?? []).map((appointment) => {
         const color = eventColor(appointment);
+        // The field's latest step leads the title (issue 19): "On site 10:05 AM · Tune-up · Rivera".
+        const field = fieldStepOf(appointment);
         return {
           id: appointment.id,
-          title: `${appointment.title} · ${appointment.customer.name}`,
+          title: `${field ? `${fieldStepText(field, company.timeZone)} · ` : ''}${appointment.title} · ${appointment.customer.name}`,
           start: `${appointment.serviceDate}T${appointment.startTime}:00`,
           end: `${appointment.serviceDate}T${appointment.endTime}:00`,
           color,

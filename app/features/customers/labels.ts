@@ -1,5 +1,5 @@
 import type { CustomerListItem } from '#shared/customer.ts';
-import type { CustomerType, WorkOrderStatus } from '#shared/enums.ts';
+import type { CustomerType } from '#shared/enums.ts';
 import type { BadgeTone } from '#client/components/ui/badge.tsx';
 
 export const customerTypeLabels: Record<CustomerType, string> = {
@@ -12,30 +12,7 @@ export const customerTypeTones: Record<CustomerType, BadgeTone> = {
   commercial: 'accent',
 };
 
-/** Spec 000 section 4: pending warning, scheduled info, in-progress primary, completed success, cancelled danger, other secondary. */
-const workOrderStatusTones: Record<WorkOrderStatus, BadgeTone> = {
-  pending: 'warning',
-  scheduled: 'info',
-  'in-progress': 'primary',
-  completed: 'success',
-  cancelled: 'danger',
-};
-
-const workOrderStatusLabels: Record<WorkOrderStatus, string> = {
-  pending: 'Pending',
-  scheduled: 'Scheduled',
-  'in-progress': 'In Progress',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-};
-
-export function workOrderStatusTone(status: string): BadgeTone {
-  return workOrderStatusTones[status as WorkOrderStatus] ?? 'neutral';
-}
-
-export function workOrderStatusLabel(status: string): string {
-  return workOrderStatusLabels[status as WorkOrderStatus] ?? status.replace(/[-_]/g, ' ').replace(/\b\w/g, (letter) => letter.toUpperCase());
-}
+export { workOrderStatusLabel, workOrderStatusTone } from '#client/lib/work-order-labels.ts';
 
 export function refrigerantLabel(value: string): string {
   return value === 'other' ? 'Other' : value;

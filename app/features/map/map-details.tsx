@@ -1,8 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { googleMapsSearchUrl, mapDefaults, mapMessages, type MapCustomer, type MapCustomerDetails, type MapProperty, type MapPropertyDetails, type MapWorkOrderSummary } from '#shared/map.ts';
+import { fieldStepOf, fieldStepText } from '#shared/tech.ts';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
+import { company } from '#client/lib/company.ts';
 import { cityLine, customerProfilePath, customerTypeLabels, customerTypeTones, telHref, workOrderStatusLabel, workOrderStatusTone } from '#client/features/customers/index.ts';
 import { useMapCustomerDetails, useMapPropertyDetails } from './api.ts';
 
@@ -63,6 +65,7 @@ function WorkOrderList({ details }: { details: MapPropertyDetails }) {
             <span className="mt-0.5 flex flex-wrap items-center gap-1 text-xs text-slate-600">
               <span className="capitalize">{workOrder.serviceType}</span>
               <Badge tone={workOrderStatusTone(workOrder.status)}>{workOrderStatusLabel(workOrder.status)}</Badge>
+              <FieldStepNote workOrder={workOrder} />
             </span>
           </li>
         ))}
@@ -70,6 +73,12 @@ function WorkOrderList({ details }: { details: MapPropertyDetails }) {
       {more > 0 ? <p className="mt-1 text-sm text-slate-600">{mapMessages.more(more)}</p> : null}
     </div>
   );
+}
+
+/** Where the technician is with this work order, and since when (issue 19). */
+function FieldStepNote({ workOrder }: { workOrder: MapWorkOrderSummary }) {
+  const field = fieldStepOf(workOrder);
+  return field ? <span data-testid="map-field-step">{fieldStepText(field, company.timeZone)}</span> : null;
 }
 
 /** The single customer at a property, when there is exactly one (the new work order is for them). */

@@ -1,5 +1,7 @@
 import Supercluster from 'supercluster';
 import { customerMarkerColor, markerSize, propertyMarkerColor, type MapCustomer, type MapProperty } from '#shared/map.ts';
+import { fieldStepText, type FieldStep } from '#shared/tech.ts';
+import { company } from '#client/lib/company.ts';
 
 // What the map plots, whatever the view: one point per property or customer, with its colour,
 // size and accessible name, clustered by supercluster so only what is in view is drawn.
@@ -25,6 +27,8 @@ export type MapPoint = {
   color: MarkerColor;
   size: number;
   activeWorkOrders: number;
+  /** Today's latest field step at a property (issue 19): the marker wears a ring. */
+  fieldStep?: FieldStep;
   /** The marker's accessible name (and tooltip). */
   label: string;
 };
@@ -40,7 +44,10 @@ export function propertyPoint(property: MapProperty): MapPoint {
     color: propertyMarkerColor(property),
     size: markerSize(property.activeWorkOrders),
     activeWorkOrders: property.activeWorkOrders,
-    label: `${property.address}, ${property.city}: ${plural(property.activeWorkOrders, 'active work order')}`,
+    ...(property.fieldStep ? { fieldStep: property.fieldStep.step } : {}),
+    label: `${property.address}, ${property.city}: ${plural(property.activeWorkOrders, 'active work order')}${
+      property.fieldStep ? `, technician ${fieldStepText(property.fieldStep, company.timeZone).toLowerCase()}` : ''
+    }`,
   };
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { notificationLink, type AdminNotification } from '#shared/notifications.ts';
+import { notificationLink, notificationSourceLine, type AdminNotification } from '#shared/notifications.ts';
 import { useDismiss } from '#client/components/ui/use-dismiss.ts';
 import { useMarkAllNotificationsRead, useMarkNotificationRead, useNotifications } from './api.ts';
 import { relativeTime } from './relative-time.ts';
@@ -118,6 +118,7 @@ export function NotificationBell() {
 
 function NotificationItem({ notification, onOpen }: { notification: AdminNotification; onOpen: (notification: AdminNotification) => void }) {
   const isUnread = !notification.readAt;
+  const source = notificationSourceLine(notification);
   return (
     <button
       type="button"
@@ -128,7 +129,8 @@ function NotificationItem({ notification, onOpen }: { notification: AdminNotific
       <span className="min-w-0 flex-1">
         {isUnread && <span className="sr-only">Unread: </span>}
         <span className={`block text-sm ${isUnread ? 'font-semibold text-slate-900' : 'font-medium text-slate-700'}`}>{notification.title}</span>
-        <span className="mt-0.5 block text-sm text-slate-600">{notification.message}</span>
+        {source ? <span className="block text-xs font-medium text-amber-900">{source}</span> : null}
+        <span className="mt-0.5 line-clamp-3 block text-sm break-words text-slate-600">{notification.message}</span>
         <time dateTime={notification.createdAt} title={new Date(notification.createdAt).toLocaleString('en-US')} className="mt-1 block text-xs text-slate-600">
           {relativeTime(notification.createdAt)}
         </time>

@@ -34,8 +34,8 @@ export function useAddStaff() {
 }
 
 export function useChangeRole() {
-  return useStaffMutation(({ id, role }: { id: string; role: StaffRole }) =>
-    apiFetch<StaffChange>(`${staffMemberPath(id)}/role`, { method: 'PUT', body: { role } }),
+  return useStaffMutation(({ id, role, technicianId }: { id: string; role: StaffRole; technicianId?: string | null }) =>
+    apiFetch<StaffChange>(`${staffMemberPath(id)}/role`, { method: 'PUT', body: role === 'technician' ? { role, technicianId } : { role } }),
   );
 }
 

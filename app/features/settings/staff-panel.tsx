@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { addStaffSchema, passwordRuleProblem, type StaffAccount } from '#shared/auth.ts';
-import { staffRoles } from '#shared/enums.ts';
+import { addStaffSchema, passwordRuleProblem, staffMessages, type StaffAccount } from '#shared/auth.ts';
+import { staffRoles, type StaffRole } from '#shared/enums.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
@@ -11,6 +11,7 @@ import { sessionQuery } from '#client/features/auth/index.ts';
 import { company } from '#client/lib/company.ts';
 import { fieldErrorOf, messageOf, useAddStaff, useStaffList } from './staff-api.ts';
 import { PendingDialog, roleDescriptions, SetupChoice, staffRoleLabels, type PendingAction, type Setup } from './staff-dialogs.tsx';
+import { TechnicianSelect, TechnicianSwatch } from './staff-technician.tsx';
 
 export { staffRoleLabels };
 
@@ -32,8 +33,8 @@ export function StaffPanel() {
         <div>
           <h2 className="text-xl font-semibold text-slate-900">Staff accounts</h2>
           <p className="mt-1 max-w-2xl text-sm text-slate-600">
-            Administrators can do everything; dispatchers everything except staff accounts and settings. Deactivating an account signs
-            that person out everywhere at once.
+            Administrators can do everything; dispatchers everything except staff accounts and settings; technicians use the
+            technician app for their own visits. Deactivating an account signs that person out everywhere at once.
           </p>
         </div>
         {isAdding ? null : (
@@ -50,6 +51,7 @@ export function StaffPanel() {
 
       {isAdding ? (
         <AddStaffForm
+          accounts={staff.data?.staff ?? []}
           onDone={(message) => {
             setIsAdding(false);
             if (message) setStatus(message);
@@ -76,7 +78,7 @@ export function StaffPanel() {
         </ul>
       )}
 
-      {pending ? <PendingDialog action={pending} onClose={() => setPending(undefined)} onDone={setStatus} /> : null}
+      {pending ? <PendingDialog action={pending} accounts={staff.data?.staff ?? []} onClose={() => setPending(undefined)} onDone={setStatus} /> : null}
     </div>
   );
 }
@@ -96,6 +98,18 @@ function StaffRow({ account, isMe, onAction }: { account: StaffAccount; isMe: bo
           {account.hasPassword ? null : <Badge tone="warning">Invited, no password yet</Badge>}
         </div>
         <p className="mt-1 break-all text-sm text-slate-700">{account.email}</p>
+        {account.role === 'technician' ? (
+          <p className="mt-1 text-sm text-slate-700">
+            {account.technician ? (
+              <>
+                Technician: <TechnicianSwatch technician={account.technician} />
+                {account.technician.active ? null : <span className="text-slate-600"> (inactive technician)</span>}
+              </>
+            ) : (
+              <span className="font-medium text-amber-800">Not linked to a technician: change the role to choose one.</span>
+            )}
+          </p>
+        ) : null}
         <p className="mt-1 text-xs text-slate-600">
           Last sign-in: {formatWhen(account.lastSignInAt)} · Added {formatWhen(account.createdAt)}
         </p>
@@ -107,7 +121,7 @@ function StaffRow({ account, isMe, onAction }: { account: StaffAccount; isMe: bo
           {account.active ? (
             <>
               <Button size="sm" variant="secondary" onClick={() => onAction('role')}>
-                {account.role === 'admin' ? 'Make dispatcher' : 'Make administrator'}
+                Change role
               </Button>
               <Button size="sm" variant="secondary" onClick={() => onAction('reset')}>
                 Reset password
@@ -127,11 +141,14 @@ function StaffRow({ account, isMe, onAction }: { account: StaffAccount; isMe: bo
   );
 }
 
-type AddErrors = Partial<Record<'name' | 'email' | 'role' | 'password', string>>;
+type AddErrors = Partial<Record<'name' | 'email' | 'role' | 'technicianId' | 'password', string>>;
 
-function AddStaffForm({ onDone }: { onDone: (message?: string) => void }) {
+function AddStaffForm({ accounts, onDone }: { accounts: StaffAccount[]; onDone: (message?: string) => void }) {
   const add = useAddStaff();
   const [setup, setSetup] = useState<Setup>('invite');
+  const [role, setRole] = useState<StaffRole>('dispatcher');
+  const [technicianId, setTechnicianId] = useState('');
+  const technicianFieldId = useId();
   const [errors, setErrors] = useState<AddErrors>({});
   const [formError, setFormError] = useState<string>();
   const formRef = useRef<HTMLFormElement>(null);
@@ -141,7 +158,7 @@ function AddStaffForm({ onDone }: { onDone: (message?: string) => void }) {
 
   const focusField = useFocusField(formRef);
   const focusFirstError = (found: AddErrors) => {
-    const first = (['name', 'email', 'role', 'password'] as const).find((field) => found[field]);
+    const first = (['name', 'email', 'role', 'technicianId', 'password'] as const).find((field) => found[field]);
     if (first) focusField(first);
   };
 
@@ -153,6 +170,7 @@ function AddStaffForm({ onDone }: { onDone: (message?: string) => void }) {
       name: String(form.get('name') ?? ''),
       email: String(form.get('email') ?? ''),
       role: String(form.get('role') ?? ''),
+      ...(role === 'technician' ? { technicianId: technicianId || null } : {}),
       setup,
       ...(setup === 'password' ? { password: String(form.get('password') ?? '') } : {}),
     };
@@ -161,12 +179,13 @@ function AddStaffForm({ onDone }: { onDone: (message?: string) => void }) {
     if (!parsed.success) {
       for (const issue of parsed.error.issues) found[issue.path[0] as keyof AddErrors] ??= issue.message;
     }
+    if (role === 'technician' && !technicianId) found.technicianId = staffMessages.technicianRequired;
     if (setup === 'password' && !found.password) {
       const problem = passwordRuleProblem(values.password ?? '', { email: values.email, name: values.name, companyName: company.name });
       if (problem) found.password = problem;
     }
     setErrors(found);
-    if (!parsed.success || Object.keys(found).length > 0) {
+    if (!parsed.success || Object.values(found).some(Boolean)) {
       focusFirstError(found);
       return;
     }
@@ -178,9 +197,13 @@ function AddStaffForm({ onDone }: { onDone: (message?: string) => void }) {
           : `${result.staff.name} was added and can sign in with the password you set.`,
       );
     } catch (error) {
-      const server: AddErrors = { email: fieldErrorOf(error, 'email'), password: fieldErrorOf(error, 'password') };
+      const server: AddErrors = {
+        email: fieldErrorOf(error, 'email'),
+        technicianId: fieldErrorOf(error, 'technicianId'),
+        password: fieldErrorOf(error, 'password'),
+      };
       setErrors(server);
-      if (server.email || server.password) focusFirstError(server);
+      if (server.email || server.technicianId || server.password) focusFirstError(server);
       else setFormError(messageOf(error));
     }
   }
@@ -191,7 +214,7 @@ function AddStaffForm({ onDone }: { onDone: (message?: string) => void }) {
         Add staff member
       </h3>
       <div aria-live="assertive">{formError ? <Alert className="mt-3">{formError}</Alert> : null}</div>
-      <FieldErrorAnnouncement message={errors.name ?? errors.email ?? errors.role ?? errors.password} />
+      <FieldErrorAnnouncement message={errors.name ?? errors.email ?? errors.role ?? errors.technicianId ?? errors.password} />
       <form ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 grid gap-4 sm:grid-cols-2">
         <FormField id={nameId} label="Name" error={errors.name} isRequired>
           <input id={nameId} name="name" autoComplete="off" required maxLength={120} className={controlClass} {...errorAttributes(nameId, errors.name)} />
@@ -209,7 +232,14 @@ function AddStaffForm({ onDone }: { onDone: (message?: string) => void }) {
           />
         </FormField>
         <FormField id={roleId} label="Role" error={errors.role} isRequired>
-          <select id={roleId} name="role" defaultValue="dispatcher" className={controlClass} {...errorAttributes(roleId, errors.role)}>
+          <select
+            id={roleId}
+            name="role"
+            value={role}
+            onChange={(event) => setRole(event.target.value as StaffRole)}
+            className={controlClass}
+            {...errorAttributes(roleId, errors.role)}
+          >
             {staffRoles.map((role) => (
               <option key={role} value={role}>
                 {staffRoleLabels[role]}: {roleDescriptions[role]}
@@ -217,6 +247,16 @@ function AddStaffForm({ onDone }: { onDone: (message?: string) => void }) {
             ))}
           </select>
         </FormField>
+        {role === 'technician' ? (
+          <TechnicianSelect
+            id={technicianFieldId}
+            value={technicianId}
+            onChange={setTechnicianId}
+            error={errors.technicianId}
+            accounts={accounts}
+            disabled={add.isPending}
+          />
+        ) : null}
         <SetupChoice
           value={setup}
           onChange={setSetup}

@@ -5,3 +5,4 @@ export { WorkOrderFieldset } from './work-order-fields.tsx';
 export { WorkOrderDetail } from './work-order-detail.tsx';
 export { NewWorkOrder } from './work-order-new.tsx';
 export { WorkOrderList } from './work-order-list.tsx';
+export { InspectionReportFields, inspectionItemTags, type InspectionReportInput } from '#client/components/inspection-report-fields.tsx';

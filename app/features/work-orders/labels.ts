@@ -1,47 +1,13 @@
-import type { WorkOrderPriority, WorkOrderServiceType } from '#shared/enums.ts';
-import type { BadgeTone } from '#client/components/ui/badge.tsx';
-
-export { formatCalendarDate, workOrderStatusLabel, workOrderStatusTone } from '#client/features/customers/index.ts';
-
-export const workOrderServiceTypeLabels: Record<WorkOrderServiceType, string> = {
-  repair: 'Repair',
-  maintenance: 'Maintenance',
-  installation: 'Installation',
-  inspection: 'Inspection',
-  ductwork: 'Ductwork',
-};
-
-export const workOrderPriorityLabels: Record<WorkOrderPriority, string> = {
-  low: 'Low',
-  normal: 'Normal',
-  high: 'High',
-  emergency: 'Emergency',
-};
-
-function titleCase(value: string): string {
-  return value.replace(/[-_]/g, ' ').replace(/\b\w/g, (letter) => letter.toUpperCase());
-}
-
-export function serviceTypeLabel(value: string): string {
-  return workOrderServiceTypeLabels[value as WorkOrderServiceType] ?? titleCase(value);
-}
-
-export function priorityLabel(value: string): string {
-  return workOrderPriorityLabels[value as WorkOrderPriority] ?? titleCase(value);
-}
-
-/** Emergency and urgent red, high orange, normal slate, low gray. */
-export function priorityTone(value: string): BadgeTone {
-  switch (value) {
-    case 'emergency':
-    case 'urgent':
-      return 'danger';
-    case 'high':
-      return 'accent';
-    default:
-      return 'neutral';
-  }
-}
+export { formatCalendarDate } from '#client/features/customers/index.ts';
+export {
+  priorityLabel,
+  priorityTone,
+  serviceTypeLabel,
+  workOrderPriorityLabels,
+  workOrderServiceTypeLabels,
+  workOrderStatusLabel,
+  workOrderStatusTone,
+} from '#client/lib/work-order-labels.ts';
 
 /** The extra class that tells low (gray) apart from normal (slate). */
 export function priorityClass(value: string): string {

@@ -12,6 +12,7 @@ import { EditDetailsDialog } from './edit-details-dialog.tsx';
 import { InspectionReportForm } from './inspection-report-form.tsx';
 import { ScheduleDialog } from './schedule-dialog.tsx';
 import { CustomerCard, EquipmentCard, InspectionReportCard, scheduledLine, ServiceDetailsCard } from './work-order-info.tsx';
+import { CompletionCard, StepsCard, TechNotesCard } from './work-order-field.tsx';
 import { NotesCard } from './work-order-notes.tsx';
 import { BackToListLink, StatusActionsCard, WorkOrderHeader } from './work-order-status.tsx';
 import { WorkOrderMessagesCard } from './work-order-messages.tsx';
@@ -61,7 +62,7 @@ export function WorkOrderDetail({ id }: { id: string }) {
  * and the status changes with the dialogs they open (edit details, schedule, confirm cancel).
  */
 function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
-  const { workOrder, customer, technician, equipment, inspectionReport, tasks, timeline, possibleMatch } = data;
+  const { workOrder, customer, technician, equipment, inspectionReport, tasks, timeline, possibleMatch, completion, techNotes, steps } = data;
   const [notice, setNotice] = useState<Notice>();
   const [isScheduling, setIsScheduling] = useState(false);
   const [isEditing, setIsEditing] = useState(false);
@@ -103,11 +104,13 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
 
       <div className="grid gap-5 lg:grid-cols-3">
         <div className="space-y-5 lg:col-span-2">
+          {completion ? <CompletionCard completion={completion} /> : null}
           <CustomerCard customer={customer} />
           <ServiceDetailsCard workOrder={workOrder} customer={customer} technician={technician} />
           {equipment ? <EquipmentCard equipment={equipment} /> : null}
           {inspectionReport ? <InspectionReportCard report={inspectionReport} /> : null}
           <TasksCard workOrderId={workOrder.id} tasks={tasks} />
+          {techNotes && techNotes.length > 0 ? <TechNotesCard notes={techNotes} /> : null}
           <InspectionReportForm workOrderId={workOrder.id} />
           <NotesCard key={workOrder.updatedAt} workOrderId={workOrder.id} notes={workOrder.notes} updatedAt={workOrder.updatedAt} onNotice={setNotice} />
         </div>
@@ -122,6 +125,7 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
             onSchedule={() => setIsScheduling(true)}
             onCancel={() => setIsConfirmingCancel(true)}
           />
+          {steps ? <StepsCard steps={steps} /> : null}
           <WorkOrderMessagesCard workOrder={workOrder} technicianName={technician?.name} />
         </div>
       </div>

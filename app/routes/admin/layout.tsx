@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { isTechnicianRole, techHomePath } from '#shared/tech.ts';
 import { AdminHeader } from '#client/features/admin-shell/index.ts';
 import { sessionQuery } from '#client/features/auth/index.ts';
 import { useLiveUpdates } from '#client/features/live/index.ts';
@@ -26,6 +27,8 @@ export default function AdminLayout() {
     if (session.error instanceof ApiError && session.error.status === 401) {
       return <Navigate to="/admin/login" replace state={{ from: location.pathname }} />;
     }
+    // A technician (issue 19): the back office refuses them; their app is /tech.
+    if (session.error instanceof ApiError && session.error.status === 403) return <Navigate to={techHomePath} replace />;
     return (
       <div role="alert" className="mx-auto max-w-md p-8 text-center">
         <p className="text-red-800">An unexpected error occurred. Please try again.</p>
@@ -35,6 +38,7 @@ export default function AdminLayout() {
       </div>
     );
   }
+  if (isTechnicianRole(session.data.user.role)) return <Navigate to={techHomePath} replace />;
   return (
     <div className="min-h-screen bg-slate-50">
       <LiveUpdates />

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { loginMessages, loginSchema } from '#shared/auth.ts';
+import { isTechnicianRole, techHomePath } from '#shared/tech.ts';
 import { Field } from '#client/components/ui/field.tsx';
 import { sessionQuery, useLogin } from '#client/features/auth/index.ts';
 import { ApiError } from '#client/lib/api.ts';
@@ -30,7 +31,9 @@ export default function Login() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string>();
 
-  if (session.isSuccess) return <Navigate to="/admin" replace />;
+  if (session.isSuccess) return <Navigate to={isTechnicianRole(session.data.user.role) ? techHomePath : '/admin'} replace />;
+  // A technician already signed in (the back office answers 403): their app.
+  if (session.error instanceof ApiError && session.error.status === 403) return <Navigate to={techHomePath} replace />;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -48,8 +51,9 @@ export default function Login() {
     }
     setFieldErrors({});
     try {
-      await login.mutateAsync(parsed.data);
-      await navigate('/admin', { replace: true });
+      const signedIn = await login.mutateAsync(parsed.data);
+      // A technician lands on their app (issue 19).
+      await navigate(isTechnicianRole(signedIn.user.role) ? techHomePath : '/admin', { replace: true });
     } catch (error) {
       setFormError(loginErrorMessage(error));
     }

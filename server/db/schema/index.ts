@@ -70,6 +70,11 @@ export const staffUsers = pgTable(
     role: text('role').$type<StaffRole>().notNull().default('admin'),
     active: boolean('active').notNull().default(true),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    /**
+     * A technician account's technician record (issue 19, decision 022-a): one account per
+     * technician. Only the technician role has one; a technician removed leaves the account unlinked.
+     */
+    technicianId: uuid('technician_id').references((): AnyPgColumn => technicians.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -77,6 +82,8 @@ export const staffUsers = pgTable(
     uniqueIndex('staff_users_email_key').on(table.email),
     check('staff_users_email_lowercase', sql`${table.email} = lower(${table.email})`),
     check('staff_users_role_check', oneOf(sql`${table.role}`, staffRoles)),
+    uniqueIndex('staff_users_technician_id_key').on(table.technicianId).where(sql`${table.technicianId} is not null`),
+    check('staff_users_technician_link_check', sql`${table.role} = 'technician' or ${table.technicianId} is null`),
   ],
 );
 
@@ -265,11 +272,18 @@ export const customerPhotos = pgTable(
     width: integer('width'),
     height: integer('height'),
     sizeBytes: integer('size_bytes'),
+    /** The visit it was taken on, when it came from the technician app (issue 19). */
+    workOrderId: uuid('work_order_id').references((): AnyPgColumn => workOrders.id, { onDelete: 'set null' }),
+    /** The app's upload key and the file's place in that upload: a replay stores nothing new. */
+    idempotencyKey: uuid('idempotency_key'),
+    idempotencyIndex: integer('idempotency_index'),
     createdAt: createdAt(),
   },
   (table) => [
     index('customer_photos_customer_id_idx').on(table.customerId, table.createdAt),
     uniqueIndex('customer_photos_object_key_key').on(table.objectKey),
+    uniqueIndex('customer_photos_idempotency_key').on(table.idempotencyKey, table.idempotencyIndex).where(sql`${table.idempotencyKey} is not null`),
+    index('customer_photos_work_order_id_idx').on(table.workOrderId).where(sql`${table.workOrderId} is not null`),
   ],
 );
 
@@ -285,6 +299,9 @@ export const equipment = pgTable(
     brand: text('brand'),
     model: text('model'),
     serialNumber: text('serial_number'),
+    /** Refrigerant (shared/enums.ts refrigerantTypes) and nominal tons (tonnages), as the field records them (issue 19). */
+    refrigerant: text('refrigerant'),
+    tonnage: text('tonnage'),
     warrantyStatus: text('warranty_status'),
     installDate: date('install_date'),
     createdAt: createdAt(),
@@ -497,6 +514,59 @@ export const workOrderTasks = pgTable(
   },
   (table) => [index('work_order_tasks_work_order_id_idx').on(table.workOrderId, table.createdAt)],
 );
+
+// The technician app (issue 19, decision 022-a) ------------------------------------------------
+
+/** Every action the technician app applied, by its idempotency key: a replay changes nothing twice. */
+export const techActions = pgTable(
+  'tech_actions',
+  {
+    idempotencyKey: uuid('idempotency_key').primaryKey(),
+    workOrderId: uuid('work_order_id')
+      .notNull()
+      .references(() => workOrders.id, { onDelete: 'cascade' }),
+    staffUserId: uuid('staff_user_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+    kind: text('kind').notNull(),
+    /** When it happened on the device. */
+    takenAt: timestamp('taken_at', { withTimezone: true }).notNull(),
+    appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('tech_actions_work_order_id_idx').on(table.workOrderId, table.appliedAt)],
+);
+
+/** Notes a technician writes on a visit; the office sees them on the work order. */
+export const workOrderNotes = pgTable(
+  'work_order_notes',
+  {
+    id: id(),
+    workOrderId: uuid('work_order_id')
+      .notNull()
+      .references(() => workOrders.id, { onDelete: 'cascade' }),
+    authorStaffUserId: uuid('author_staff_user_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+    /** The author's name as it was (the account may be renamed or go). */
+    authorName: text('author_name').notNull(),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('work_order_notes_work_order_id_idx').on(table.workOrderId, table.createdAt)],
+);
+
+/** What the technician recorded at 'Work complete': one per work order. */
+export const visitCompletions = pgTable('visit_completions', {
+  workOrderId: uuid('work_order_id')
+    .primaryKey()
+    .references(() => workOrders.id, { onDelete: 'cascade' }),
+  summary: text('summary').notNull(),
+  materials: jsonb('materials').$type<{ description: string; quantity: number }[]>().notNull().default([]),
+  signerName: text('signer_name'),
+  /** The customer's signature (PNG) in the uploads storage, or null when nobody signed. */
+  signatureKey: text('signature_key'),
+  timeOnSiteMinutes: integer('time_on_site_minutes'),
+  followUpNote: text('follow_up_note'),
+  completedByStaffUserId: uuid('completed_by_staff_user_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+  completedByName: text('completed_by_name').notNull(),
+  completedAt: timestamp('completed_at', { withTimezone: true }).notNull(),
+});
 
 // Chat assistant ---------------------------------------------------------------------------------
 

@@ -1148,7 +1148,7 @@ function buildWorkOrders(rng: Rng, ctx: WorkOrderBuildContext) {
   const daysBack = workOrderDaysBack(ctx.count);
 
   // The first orders cover every status on a date that suits it.
-  const forced: { offset: number; status: WorkOrderStatus }[] = [
+  const forced: { offset: number; status: WorkOrderStatus; technician?: number }[] = [
     { offset: -3, status: 'completed' },
     { offset: 0, status: 'in-progress' },
     { offset: 2, status: 'scheduled' },
@@ -1157,6 +1157,11 @@ function buildWorkOrders(rng: Rng, ctx: WorkOrderBuildContext) {
   ];
   for (const status of workOrderStatuses) {
     if (!forced.some((item) => item.status === status)) forced.push({ offset: 1, status });
+  }
+  // Issue 19: each technician's day in the technician app: 3 to 5 visits scheduled today, each
+  // with its checklist (when the seed is large enough to hold them).
+  for (const techIndex of technicianIds.keys()) {
+    for (let visit = 0; visit < 3 + (techIndex % 3); visit += 1) forced.push({ offset: 0, status: 'scheduled', technician: techIndex });
   }
 
   for (let i = 0; i < ctx.count; i += 1) {
@@ -1174,6 +1179,8 @@ function buildWorkOrders(rng: Rng, ctx: WorkOrderBuildContext) {
       offset = forced[i]?.offset ?? pickServiceDayOffset(rng, today, daysBack);
       status = forced[i]?.status ?? statusFor(rng, offset);
       serviceType = rng.weighted(SERVICE_TYPE_WEIGHTS);
+      // A technician's day holds several visits: short jobs (no day-long installation).
+      if (forced[i]?.technician !== undefined && (serviceType === 'installation' || serviceType === 'ductwork')) serviceType = 'repair';
       priority = priorityFor(rng, serviceType);
       const hasSchedule =
         status === 'scheduled' || status === 'in-progress'
@@ -1184,12 +1191,14 @@ function buildWorkOrders(rng: Rng, ctx: WorkOrderBuildContext) {
               ? rng.chance(0.5)
               : rng.chance(0.2);
       duration = hasSchedule ? rng.weighted(DURATIONS[serviceType]) : 2;
+      if (forced[i]?.technician !== undefined) duration = Math.min(duration, 2);
       startHour = undefined;
       technicianId = null;
       if (!hasSchedule) break;
       const serviceDate = addDays(today, offset);
       const fits = START_HOURS.filter((hour) => hour + duration <= 17);
-      for (const techIndex of rng.sample(technicianIds.map((_, index) => index), technicianIds.length)) {
+      const own = forced[i]?.technician;
+      for (const techIndex of own === undefined ? rng.sample(technicianIds.map((_, index) => index), technicianIds.length) : [own]) {
         const key = `${techIndex}|${serviceDate}`;
         const taken = busy.get(key) ?? 0;
         const free = fits.filter((hour) => (taken & slotMask(hour, duration)) === 0);
@@ -1203,7 +1212,7 @@ function buildWorkOrders(rng: Rng, ctx: WorkOrderBuildContext) {
       if (startHour !== undefined) break;
       if (forced[i] || attempt >= 2) {
         startHour = rng.pick(fits);
-        technicianId = technicianIds.length > 0 ? rng.pick(technicianIds) : null;
+        technicianId = own !== undefined ? (technicianIds[own] ?? null) : technicianIds.length > 0 ? rng.pick(technicianIds) : null;
         break;
       }
     }
@@ -1326,9 +1335,11 @@ function buildWorkOrders(rng: Rng, ctx: WorkOrderBuildContext) {
         });
       }
     }
-    if ((status === 'completed' && rng.chance(0.45)) || (status === 'in-progress' && rng.chance(0.6))) {
+    const technicianDay = forced[i]?.technician !== undefined;
+    if (technicianDay || (status === 'completed' && rng.chance(0.45)) || (status === 'in-progress' && rng.chance(0.6))) {
       const names = rng.sample(TASKS[serviceType], rng.int(2, 4));
-      const doneCount = status === 'completed' ? names.length : rng.int(0, names.length - 1);
+      // A visit still to come starts with its checklist open.
+      const doneCount = status === 'completed' ? names.length : status === 'scheduled' ? 0 : rng.int(0, names.length - 1);
       names.forEach((taskName, index) => {
         const done = index < doneCount;
         tasks.push({

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { withTransaction, type Database } from '#server/db/client.ts';
-import { loginAttempts, loginThrottles, sessions, staffUsers } from '#server/db/schema/index.ts';
+import { loginAttempts, loginThrottles, sessions, staffUsers, technicians } from '#server/db/schema/index.ts';
 import { throttleScopes, type ThrottleScope, type ThrottleStates, type ThrottleWrites } from './login-throttle.ts';
 
 export type StaffUserRow = typeof staffUsers.$inferSelect;
@@ -11,7 +11,7 @@ export function createAuthRepository(db: Database) {
       sessionId: sessions.id,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
-      user: { id: staffUsers.id, email: staffUsers.email, name: staffUsers.name, role: staffUsers.role },
+      user: { id: staffUsers.id, email: staffUsers.email, name: staffUsers.name, role: staffUsers.role, technicianId: staffUsers.technicianId },
     })
     .from(sessions)
     .innerJoin(staffUsers, eq(staffUsers.id, sessions.staffUserId))
@@ -29,6 +29,15 @@ export function createAuthRepository(db: Database) {
     async findStaffByEmail(email: string): Promise<StaffUserRow | undefined> {
       const rows = await db.select().from(staffUsers).where(eq(staffUsers.email, email)).limit(1);
       return rows[0];
+    },
+
+    /** Active technicians no staff account is linked to (the demo's technician sign-ins, issue 19). */
+    async techniciansWithoutAccount(): Promise<{ id: string; name: string }[]> {
+      return db
+        .select({ id: technicians.id, name: technicians.name })
+        .from(technicians)
+        .where(and(eq(technicians.active, true), sql`not exists (select 1 from ${staffUsers} where ${staffUsers.technicianId} = ${technicians.id})`))
+        .orderBy(asc(technicians.name));
     },
 
     async countStaff(): Promise<number> {

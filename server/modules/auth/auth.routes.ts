@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { noContentSchema } from '#shared/api.ts';
-import { loginSchema, sessionResponseSchema } from '#shared/auth.ts';
+import { homePathFor, loginSchema, sessionResponseSchema } from '#shared/auth.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from '#server/plugins/session.ts';
 import type { AuthService } from './auth.service.ts';
 import { sendNoContent } from '#server/lib/no-content.ts';
@@ -26,7 +26,8 @@ export async function authRoutes(app: FastifyInstance, options: { auth: AuthServ
       });
       setSessionCookie(request, reply, token, expiresAt);
       reply.header('cache-control', 'no-store');
-      return { user };
+      // Where the client goes next: a technician to the technician app (issue 19).
+      return { user, home: homePathFor(user.role) };
     },
   );
 
@@ -39,5 +40,6 @@ export async function authRoutes(app: FastifyInstance, options: { auth: AuthServ
   // Behind the session guard: answers 401 without a session.
   routes.get('/api/admin/session', { schema: { response: { 200: sessionResponseSchema } } }, async (request) => ({
     user: request.staffUser!,
+    home: homePathFor(request.staffUser!.role),
   }));
 }

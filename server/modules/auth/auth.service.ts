@@ -66,7 +66,7 @@ export function createAuthService(repository: AuthRepository, policy: SessionPol
         userAgent: input.userAgent?.slice(0, 512),
         ipAddress: input.ipAddress,
       });
-      return { token, user: { id: user.id, email: user.email, name: user.name, role: user.role }, expiresAt };
+      return { token, user: { id: user.id, email: user.email, name: user.name, role: user.role, technicianId: user.technicianId }, expiresAt };
     },
 
     /** The session behind a cookie token, or undefined when it is unknown, idle too long or expired. */
@@ -126,7 +126,7 @@ export function assertAcceptablePassword(password: string, context: PasswordCont
  */
 export function createStaffService(repository: AuthRepository, options: { companyName?: string } = {}) {
   return {
-    async createStaffUser(input: { email: string; name: string; password: string; role?: StaffRole }): Promise<StaffUser> {
+    async createStaffUser(input: { email: string; name: string; password: string; role?: StaffRole; technicianId?: string | null }): Promise<StaffUser> {
       const email = input.email.trim().toLowerCase();
       assertAcceptablePassword(input.password, { email, name: input.name, companyName: options.companyName });
       if (await repository.findStaffByEmail(email)) {
@@ -136,9 +136,28 @@ export function createStaffService(repository: AuthRepository, options: { compan
         email,
         name: input.name.trim(),
         role: input.role ?? 'admin',
+        technicianId: input.role === 'technician' ? (input.technicianId ?? null) : null,
         passwordHash: await hashPassword(input.password),
       });
-      return { id: row.id, email: row.email, name: row.name, role: row.role };
+      return { id: row.id, email: row.email, name: row.name, role: row.role, technicianId: row.technicianId };
+    },
+
+    /**
+     * Demo data (issue 19): a technician sign-in for each active technician without one,
+     * `firstname.tech@domain` with a generated password, which the caller prints once.
+     */
+    async ensureTechnicianAccounts(domain: string): Promise<{ created: StaffUser; generatedPassword: string }[]> {
+      const made: { created: StaffUser; generatedPassword: string }[] = [];
+      for (const technician of await repository.techniciansWithoutAccount()) {
+        const words = technician.name.toLowerCase().normalize('NFKD').replace(/[^a-z ]/g, '').split(/\s+/).filter(Boolean);
+        const candidates = [`${words[0] ?? 'technician'}.tech@${domain}`, `${words.join('.') || 'technician'}.tech@${domain}`];
+        const email = (await Promise.all(candidates.map(async (candidate) => ((await repository.findStaffByEmail(candidate)) ? undefined : candidate)))).find(Boolean);
+        if (!email) continue;
+        const generatedPassword = randomBytes(18).toString('base64url');
+        const created = await this.createStaffUser({ email, name: technician.name, password: generatedPassword, role: 'technician', technicianId: technician.id });
+        made.push({ created, generatedPassword });
+      }
+      return made;
     },
 
     /**

@@ -104,6 +104,9 @@ export function createCalendarService(options: CalendarServiceDependencies) {
         status: row.status as WorkOrderStatus,
         priority: row.priority as CalendarEvent['priority'],
         serviceType: row.serviceType as CalendarEvent['serviceType'],
+        enRouteAt: row.enRouteAt?.toISOString() ?? null,
+        startedAt: row.startedAt?.toISOString() ?? null,
+        completedAt: row.completedAt?.toISOString() ?? null,
         updatedAt: row.updatedAt.toISOString(),
       })),
     };

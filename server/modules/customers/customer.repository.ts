@@ -6,8 +6,9 @@ import { cappedTotal, countCap } from '#server/db/count-cap.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
-export type CustomerPhotoRow = Pick<typeof customerPhotos.$inferSelect, 'id' | 'customerId' | 'objectKey' | 'contentType' | 'width' | 'height' | 'createdAt'>;
-export type NewCustomerPhoto = Pick<typeof customerPhotos.$inferInsert, 'customerId' | 'objectKey' | 'contentType' | 'width' | 'height' | 'sizeBytes'>;
+export type CustomerPhotoRow = Pick<typeof customerPhotos.$inferSelect, 'id' | 'customerId' | 'objectKey' | 'contentType' | 'width' | 'height' | 'workOrderId' | 'createdAt'>;
+export type NewCustomerPhoto = Pick<typeof customerPhotos.$inferInsert, 'customerId' | 'objectKey' | 'contentType' | 'width' | 'height' | 'sizeBytes'> &
+  Partial<Pick<typeof customerPhotos.$inferInsert, 'workOrderId' | 'idempotencyKey' | 'idempotencyIndex'>>;
 
 /** What the directory and the pickers show of a customer. */
 const listColumns = {
@@ -30,6 +31,7 @@ const photoColumns = {
   contentType: customerPhotos.contentType,
   width: customerPhotos.width,
   height: customerPhotos.height,
+  workOrderId: customerPhotos.workOrderId,
   createdAt: customerPhotos.createdAt,
 };
 
@@ -57,6 +59,19 @@ function addressChanged(values: CustomerValues): SQL {
 const unlessMoved = (moved: SQL, column: AnyColumn) =>
   sql`case when ${moved} then null else ${column} end`;
 
+/** Equipment as every screen answers it (customerEquipmentSchema): the profile, the work order, the technician's visit. */
+export const equipmentColumns = {
+  id: equipment.id,
+  equipmentType: equipment.equipmentType,
+  location: equipment.location,
+  brand: equipment.brand,
+  model: equipment.model,
+  serialNumber: equipment.serialNumber,
+  refrigerant: equipment.refrigerant,
+  tonnage: equipment.tonnage,
+  warrantyStatus: equipment.warrantyStatus,
+};
+
 export function createCustomerRepository(db: Database) {
   const queries = {
     /** One page of the directory. Built separately so the benchmark can print the exact SQL. */
@@ -77,15 +92,7 @@ export function createCustomerRepository(db: Database) {
     customer: (id: string | Placeholder) => db.select().from(customers).where(eq(customers.id, id)),
     equipment: (customerId: string | Placeholder) =>
       db
-        .select({
-          id: equipment.id,
-          equipmentType: equipment.equipmentType,
-          location: equipment.location,
-          brand: equipment.brand,
-          model: equipment.model,
-          serialNumber: equipment.serialNumber,
-          warrantyStatus: equipment.warrantyStatus,
-        })
+        .select(equipmentColumns)
         .from(equipment)
         .where(eq(equipment.customerId, customerId))
         .orderBy(asc(equipment.createdAt), asc(equipment.id)),

@@ -102,7 +102,8 @@ export async function customerRoutes(app: FastifyInstance, { customers }: Option
   await app.register(photoUploadRoute, { customers });
 }
 
-async function photoUploadRoute(app: FastifyInstance, { customers }: Options): Promise<void> {
+/** The multipart parser with the photo upload's limits, in the caller's encapsulated scope (also the technician app's upload). */
+export async function registerPhotoMultipart(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
     limits: {
       // A bigger file is cut off here and answered 413 (it is never read whole into memory).
@@ -115,6 +116,10 @@ async function photoUploadRoute(app: FastifyInstance, { customers }: Options): P
       headerPairs: 100,
     },
   });
+}
+
+async function photoUploadRoute(app: FastifyInstance, { customers }: Options): Promise<void> {
+  await registerPhotoMultipart(app);
 
   // A multipart body (field `photos`), read part by part: documented, not validated as JSON.
   const uploadSchema = {
@@ -144,7 +149,7 @@ const largestUploadBytes = photoUploadLimits.maxFilesPerRequest * photoUploadLim
  * gets the answer and the connection stays usable. Closing the socket instead risks a TCP reset
  * that makes browsers lose the answer. A client sending more than any upload can hold is cut off.
  */
-function discardRestOfUpload(raw: IncomingMessage): void {
+export function discardRestOfUpload(raw: IncomingMessage): void {
   if (raw.readableEnded || raw.destroyed) return;
   raw.unpipe();
   let discarded = 0;
@@ -156,7 +161,7 @@ function discardRestOfUpload(raw: IncomingMessage): void {
 }
 
 /** The request's files, one at a time, with the parser's limit errors turned into messages users can act on. */
-async function* uploadedFiles(request: FastifyRequest): AsyncGenerator<UploadedFile> {
+export async function* uploadedFiles(request: FastifyRequest): AsyncGenerator<UploadedFile> {
   try {
     for await (const part of request.parts()) {
       if (part.type !== 'file') continue;

@@ -17,9 +17,13 @@ import {
 import type { ObjectStorage } from '#server/adapters/storage/index.ts';
 import { withTransaction, type Database } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
-import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
+import { diffFields, hasChanges, recordAudit, recordAudits, type AuditActor } from '#server/modules/audit/index.ts';
 import { createCustomerRepository, type CustomerListRow, type CustomerPhotoRow, type CustomerRow, type NewCustomerPhoto } from './customer.repository.ts';
 import { photoContentType, photoObjectKeys, processPhoto, type ProcessedPhoto } from './photo-pipeline.ts';
+
+/** What a technician's upload ties its photos to: the visit, and the app's upload key. */
+/** A photo taken on a visit (the technician app): the work order it is linked to, and its number for the work order's history. */
+export type PhotoLink = { workOrderId?: string; workOrderNumber?: string; idempotencyKey?: string };
 
 /** One file of an upload, read when the service asks for it (the multipart stream is read in order). */
 export type UploadedFile = { fileName: string | undefined; read: () => Promise<Buffer> };
@@ -189,7 +193,15 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
      * All or nothing per request: every file is read, checked and re-encoded first; only when all
      * passed are the files stored and the rows inserted. A refused file stores nothing.
      */
-    async addPhotos(id: string, files: AsyncIterable<UploadedFile>, actor: AuditActor): Promise<CustomerPhoto[]> {
+    async addPhotos(id: string, files: AsyncIterable<UploadedFile>, actor: AuditActor, link: PhotoLink = {}): Promise<CustomerPhoto[]> {
+      return (await this.addPhotoRows(id, files, actor, link)).map(toPhoto);
+    },
+
+    /**
+     * As addPhotos, answering the stored rows; `link` ties them to a visit and an upload key (the
+     * technician app, issue 19: the key's unique index makes a concurrent replay fail, not duplicate).
+     */
+    async addPhotoRows(id: string, files: AsyncIterable<UploadedFile>, actor: AuditActor, link: PhotoLink = {}): Promise<CustomerPhotoRow[]> {
       const customer = customerId(id);
       const owner = await repository.findById(customer);
       if (!owner) throw customerNotFound();
@@ -219,21 +231,23 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
             width: photo.display.width,
             height: photo.display.height,
             sizeBytes: photo.display.bytes.length,
+            ...(link.workOrderId ? { workOrderId: link.workOrderId } : {}),
+            ...(link.idempotencyKey ? { idempotencyKey: link.idempotencyKey, idempotencyIndex: rows.length } : {}),
           });
         }
         const inserted = await withTransaction(db, async (tx) => {
           const photoRows = await createCustomerRepository(tx).insertPhotos(rows);
-          await recordAudit(tx, {
-            actor,
-            entityType: 'customer',
-            entityId: customer,
-            entityLabel: owner.name,
-            action: 'photos_added',
-            changes: { photos: [null, photoRows.map((row) => photoName(row.objectKey))] },
-          });
+          const photos: [null, string[]] = [null, photoRows.map((row) => photoName(row.objectKey))];
+          await recordAudits(tx, [
+            { actor, entityType: 'customer', entityId: customer, entityLabel: owner.name, action: 'photos_added', changes: { photos } },
+            // Taken on a visit: also a step of that work order's history (its timeline).
+            ...(link.workOrderId
+              ? [{ actor, entityType: 'work_order' as const, entityId: link.workOrderId, entityLabel: link.workOrderNumber ?? null, action: 'photos_added', changes: { photos } }]
+              : []),
+          ]);
           return photoRows;
         });
-        return inserted.map(toPhoto);
+        return inserted;
       } catch (error) {
         await removeObjects(written);
         // The customer was deleted while the photos were being processed.

@@ -64,7 +64,7 @@ export function workOrderConditions(filters: MapWorkOrderFilters, window: MapDat
  * - the header: geocoded properties with any active work order, and all geocoded properties
  *   (both independent of the filters).
  */
-export function propertiesQuery(filters: MapWorkOrderFilters, window: MapDateWindow): SQL {
+export function propertiesQuery(filters: MapWorkOrderFilters, window: MapDateWindow, today: string): SQL {
   return sql`with matching as (
   select c.address, c.city, c.state,
     count(*) filter (where w.status in (${activeStatuses}))::int as active,
@@ -100,8 +100,26 @@ listed as (
     (${prioritiesByRank})[m.rank] as "highestPriority"
   from matching m
   join places f on f.address = m.address and f.city = m.city and f.state = m.state
+),
+field as (
+  -- Today's latest field step per property (issue 19): a few rows, read by the day's schedule index.
+  select distinct on (c.address, c.city, c.state) c.address, c.city, c.state,
+    json_build_object('step', s.step, 'at', s.at)::text as step
+  from work_orders w
+  join customers c on c.id = w.customer_id
+  cross join lateral (select case
+      when w.status = 'completed' then 'done'
+      when w.status = 'in-progress' then 'on-site'
+      else 'en-route' end as step,
+    case when w.status = 'completed' then w.completed_at when w.status = 'in-progress' then w.started_at else w.en_route_at end as at) s
+  where w.service_date = ${today}::date and ${geocoded('c')}
+    and (w.status in ('in-progress', 'completed') or (w.status = 'scheduled' and w.en_route_at is not null))
+  order by c.address, c.city, c.state, s.at desc nulls last
 )
-select '{"properties":[' || coalesce((select string_agg(row_to_json(l)::text, ',' order by l.address, l.city, l.state) from listed l), '')
+select '{"properties":[' || coalesce((select string_agg(
+    case when s.step is null then row_to_json(l)::text else left(row_to_json(l)::text, -1) || ',"fieldStep":' || s.step || '}' end,
+    ',' order by l.address, l.city, l.state)
+  from listed l left join field s on s.address = l.address and s.city = l.city and s.state = l.state), '')
   || '],"withActiveWorkOrders":' || (select count(*) filter (where busy) from places) || ',"total":' || (select count(*) from places) || '}' as answer`;
 }
 
@@ -156,6 +174,9 @@ export type WorkOrderSummaryRow = {
   service_type: string;
   status: string;
   priority: string;
+  en_route_at: Date | string | null;
+  started_at: Date | string | null;
+  completed_at: Date | string | null;
 };
 
 export type CustomerDetailsRow = PropertyCustomerRow & {
@@ -186,7 +207,7 @@ export function createMapRepository(db: Database) {
   }
 
   return {
-    properties: (filters: MapWorkOrderFilters, window: MapDateWindow) => answer(propertiesQuery(filters, window)),
+    properties: (filters: MapWorkOrderFilters, window: MapDateWindow, today: string) => answer(propertiesQuery(filters, window, today)),
 
     customers: (filters: MapCustomerQuery) => answer(customersQuery(filters)),
 
@@ -202,7 +223,7 @@ order by c.created_at, c.id`),
 
     /** Active work orders of some customers, newest first. */
     activeWorkOrders: (customerIds: string[], limit: number) =>
-      rows<WorkOrderSummaryRow>(sql`select w.id, w.work_order_number, w.title, w.service_type, w.status, w.priority
+      rows<WorkOrderSummaryRow>(sql`select w.id, w.work_order_number, w.title, w.service_type, w.status, w.priority, w.en_route_at, w.started_at, w.completed_at
 from work_orders w
 where w.customer_id in (${sql.join(customerIds.map((id) => sql`${id}::uuid`), sql`, `)}) and w.status in (${activeStatuses})
 order by w.created_at desc, w.id desc

@@ -15,6 +15,9 @@ import { AppError } from '#server/errors.ts';
 import { compressedJson, type CompressedJson } from '#server/lib/compressed-json.ts';
 import { createMapRepository, type MapDateWindow } from './map.repository.ts';
 
+/** A timestamptz as the raw query returns it (a Date, or text on some drivers) as ISO text. */
+const instantText = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+
 /** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -60,12 +63,13 @@ export function createMapService(options: { db: Database; timeZone: string; tile
 
     /** The Work Orders View: MapPropertiesResponse as JSON bytes. */
     async properties(filters: MapWorkOrderFilters): Promise<CompressedJson> {
-      // The company's today only when a date range needs it (formatting it is not free).
-      const window = filters.dateRange === 'all' ? undefined : mapDateWindow(filters.dateRange, todayIn(timeZone, now()));
+      // Today: for a date range, and for the field steps (issue 19), which are today's.
+      const today = todayIn(timeZone, now());
+      const window = filters.dateRange === 'all' ? undefined : mapDateWindow(filters.dateRange, today);
       // Active Only matters only with 'all' statuses.
       const statuses = filters.status === 'all' ? (filters.activeOnly ? 'active' : 'all') : filters.status;
-      const key = `${statuses}|${filters.priority}|${filters.serviceType}|${window ? `${window.from}|${window.until}` : 'all'}`;
-      return propertyAnswers.get(key, async () => compressedJson(await repository.properties(filters, window)));
+      const key = `${today}|${statuses}|${filters.priority}|${filters.serviceType}|${window ? `${window.from}|${window.until}` : 'all'}`;
+      return propertyAnswers.get(key, async () => compressedJson(await repository.properties(filters, window, today)));
     },
 
     /** The Customers View: MapCustomersResponse as JSON bytes. */
@@ -104,6 +108,9 @@ export function createMapService(options: { db: Database; timeZone: string; tile
           serviceType: row.service_type,
           status: row.status as WorkOrderStatus,
           priority: row.priority,
+          enRouteAt: instantText(row.en_route_at),
+          startedAt: instantText(row.started_at),
+          completedAt: instantText(row.completed_at),
         })),
       };
     },

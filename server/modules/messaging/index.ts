@@ -7,7 +7,7 @@ export { inboundTextRoutes } from './messaging.inbound-routes.ts';
 export { createMessagingRepository, type MessagingRepository } from './messaging.repository.ts';
 export { messagingRoutes } from './messaging.routes.ts';
 export { createMessagingRunner, type MessagingRunner } from './messaging.runner.ts';
-export { createMessagingService, type MessagingService } from './messaging.service.ts';
+export { canMarkEnRoute, createMessagingService, type MessagingService } from './messaging.service.ts';
 export { carryFormSmsConsent, recordFormSmsConsent } from './messaging.consent.ts';
 export { messageTemplateFor } from './messaging.templates.ts';
 export { estimateTextsPerNumberPerDay, queueEstimateReceivedText } from './messaging.estimate.ts';

@@ -42,6 +42,11 @@ const testEmailMessage = 'Enter the e-mail address to send the test to.';
 
 /** Statuses a work order may be marked en route in: a visit still to happen or under way. */
 const enRouteStatuses = new Set(['pending', 'scheduled', 'in-progress']);
+
+/** Whether a work order in this status may be marked en route (the office's button and the technician app's step). */
+export function canMarkEnRoute(status: string): boolean {
+  return enRouteStatuses.has(status);
+}
 /** Messages that may be sent again: finished ones (a resend of a scheduled one would be a duplicate). */
 const resendableStatuses = new Set(['sent', 'failed', 'skipped']);
 

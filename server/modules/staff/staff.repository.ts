@@ -1,14 +1,21 @@
 import { and, asc, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
-import { staffPasswordLinks, staffUsers } from '#server/db/schema/index.ts';
+import { staffPasswordLinks, staffUsers, technicians } from '#server/db/schema/index.ts';
 
 export type StaffRow = typeof staffUsers.$inferSelect;
+export type LinkedTechnician = { id: string; name: string; color: string; active: boolean };
 
 /** Staff accounts and their one-time set-password links (sessions stay in the auth repository). */
 export function createStaffRepository(db: Database) {
   return {
-    async list(): Promise<StaffRow[]> {
-      return db.select().from(staffUsers).orderBy(desc(staffUsers.active), asc(staffUsers.name), asc(staffUsers.email));
+    /** Every account with its linked technician (issue 19), in one query. */
+    async list(): Promise<(StaffRow & { technician: LinkedTechnician | null })[]> {
+      const rows = await db
+        .select({ staff: staffUsers, technician: { id: technicians.id, name: technicians.name, color: technicians.color, active: technicians.active } })
+        .from(staffUsers)
+        .leftJoin(technicians, eq(technicians.id, staffUsers.technicianId))
+        .orderBy(desc(staffUsers.active), asc(staffUsers.name), asc(staffUsers.email));
+      return rows.map((row) => ({ ...row.staff, technician: row.technician }));
     },
 
     async findById(id: string, executor: Database = db): Promise<StaffRow | undefined> {
@@ -46,6 +53,18 @@ export function createStaffRepository(db: Database) {
         .where(and(eq(staffUsers.role, 'admin'), eq(staffUsers.active, true)))
         .for('update');
       return rows.map((row) => row.id);
+    },
+
+    /** Whether a technician record exists and is active (a technician account's link, issue 19). */
+    async isActiveTechnician(id: string, executor: Database = db): Promise<boolean> {
+      const rows = await executor.select({ id: technicians.id }).from(technicians).where(and(eq(technicians.id, id), eq(technicians.active, true))).limit(1);
+      return rows.length > 0;
+    },
+
+    /** The account already linked to a technician, if any. */
+    async findByTechnician(technicianId: string, executor: Database = db): Promise<StaffRow | undefined> {
+      const rows = await executor.select().from(staffUsers).where(eq(staffUsers.technicianId, technicianId)).limit(1);
+      return rows[0];
     },
 
     async insertLink(executor: Database, values: typeof staffPasswordLinks.$inferInsert): Promise<void> {

@@ -42,7 +42,7 @@ export async function staffRoutes(app: FastifyInstance, { staffService, limitPer
   routes.put(
     '/api/admin/settings/staff/:id/role',
     { schema: { params: idParamsSchema, body: changeRoleSchema, ...staffAnswer } },
-    async (request) => ({ staff: await staffService.changeRole(request.staffUser!, request.params.id, request.body.role) }),
+    async (request) => ({ staff: await staffService.changeRole(request.staffUser!, request.params.id, request.body.role, request.body.technicianId) }),
   );
 
   routes.post('/api/admin/settings/staff/:id/deactivate', { schema: { params: idParamsSchema, ...staffAnswer } }, async (request) => ({

@@ -15,7 +15,7 @@ import { type AuthRepository, assertAcceptablePassword, hashToken, hashPassword,
 import { recordAudit } from '#server/modules/audit/index.ts';
 import type { EmailOutbox } from '#server/modules/email/index.ts';
 import { setPasswordEmail } from './staff-emails.ts';
-import type { StaffRepository, StaffRow } from './staff.repository.ts';
+import type { LinkedTechnician, StaffRepository, StaffRow } from './staff.repository.ts';
 
 /** How long a set-password link works. */
 export const setPasswordLinkHours = 72;
@@ -33,12 +33,14 @@ export type StaffServiceOptions = {
   now?: () => Date;
 };
 
-export function toStaffAccount(row: StaffRow): StaffAccount {
+export function toStaffAccount(row: StaffRow & { technician?: LinkedTechnician | null }): StaffAccount {
   return {
     id: row.id,
     email: row.email,
     name: row.name,
     role: row.role,
+    technicianId: row.technicianId,
+    ...(row.technician !== undefined ? { technician: row.technician } : {}),
     active: row.active,
     hasPassword: row.passwordHash !== null,
     lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
@@ -92,6 +94,21 @@ export function createStaffAccountService(options: StaffServiceOptions) {
     return result;
   }
 
+  /**
+   * The technician a technician account links to (issue 19): required for that role, an active
+   * technician, not already another account's; null for the other roles.
+   */
+  async function technicianLinkFor(tx: Database, role: StaffRole, technicianId: string | null | undefined, self?: string): Promise<string | null> {
+    if (role !== 'technician') return null;
+    const field = (message: string) => new AppError('VALIDATION_FAILED', message, [{ path: 'technicianId', message }]);
+    if (!technicianId) throw field(staffMessages.technicianRequired);
+    const key = technicianId.toLowerCase();
+    if (!(await staff.isActiveTechnician(key, tx))) throw field(staffMessages.technicianUnavailable);
+    const holder = await staff.findByTechnician(key, tx);
+    if (holder && holder.id !== self) throw new AppError('CONFLICT', staffMessages.technicianTaken, [{ path: 'technicianId', message: staffMessages.technicianTaken }]);
+    return key;
+  }
+
   /** The last active admin can neither be deactivated nor demoted (checked with the admins locked). */
   async function assertAnotherAdminRemains(tx: Database, target: StaffRow): Promise<void> {
     const admins = await staff.lockActiveAdmins(tx);
@@ -110,8 +127,12 @@ export function createStaffAccountService(options: StaffServiceOptions) {
       if (await staff.findByEmail(email)) throw new AppError('CONFLICT', staffMessages.emailTaken, [{ path: 'email', message: staffMessages.emailTaken }]);
       const passwordHash = input.setup === 'password' ? await hashPassword(input.password) : null;
       return change(async (tx) => {
-        const row = await staff.insert(tx, { email, name, role: input.role, passwordHash }).catch((error: unknown) => {
-          // Two admins adding the same address at once: the unique index decides.
+        const technicianId = await technicianLinkFor(tx, input.role, input.technicianId);
+        const row = await staff.insert(tx, { email, name, role: input.role, technicianId, passwordHash }).catch((error: unknown) => {
+          // Two admins adding the same address (or linking the same technician) at once: the unique indexes decide.
+          if (isUniqueViolation(error, 'staff_users_technician_id_key')) {
+            throw new AppError('CONFLICT', staffMessages.technicianTaken, [{ path: 'technicianId', message: staffMessages.technicianTaken }]);
+          }
           if (isUniqueViolation(error)) throw new AppError('CONFLICT', staffMessages.emailTaken, [{ path: 'email', message: staffMessages.emailTaken }]);
           throw error;
         });
@@ -120,19 +141,34 @@ export function createStaffAccountService(options: StaffServiceOptions) {
           email: [null, row.email],
           name: [null, row.name],
           role: [null, row.role],
+          ...(row.technicianId ? { technician: [null, row.technicianId] } : {}),
         });
         return { staff: toStaffAccount(row), ...(linkExpiresAt ? { linkExpiresAt: linkExpiresAt.toISOString() } : {}) };
       });
     },
 
-    async changeRole(actor: StaffUser, id: string, role: StaffRole): Promise<StaffAccount> {
-      return change(async (tx) => {
+    /**
+     * A new role; the technician role with the technician the account is (issue 19). A change of
+     * role ends the account's sessions: what a session may reach follows the role.
+     */
+    async changeRole(actor: StaffUser, id: string, role: StaffRole, requestedTechnicianId?: string | null): Promise<StaffAccount> {
+      return change(async (tx, ended) => {
         const target = await find(id, tx);
         if (target.id === actor.id) throw new AppError('CONFLICT', staffMessages.selfRole);
-        if (target.role === role) return toStaffAccount(target);
+        const technicianId = await technicianLinkFor(tx, role, requestedTechnicianId ?? (role === target.role ? target.technicianId : null), target.id);
+        if (target.role === role && target.technicianId === technicianId) return toStaffAccount(target);
         if (target.role === 'admin') await assertAnotherAdminRemains(tx, target);
-        const row = await staff.update(tx, target.id, { role });
-        await audit(tx, actor, row, 'role_changed', { role: [target.role, role] });
+        const row = await staff.update(tx, target.id, { role, technicianId }).catch((error: unknown) => {
+          if (isUniqueViolation(error, 'staff_users_technician_id_key')) {
+            throw new AppError('CONFLICT', staffMessages.technicianTaken, [{ path: 'technicianId', message: staffMessages.technicianTaken }]);
+          }
+          throw error;
+        });
+        if (target.role !== role && (target.role === 'technician' || role === 'technician')) ended.push(...(await endSessions(tx, target.id)));
+        await audit(tx, actor, row, 'role_changed', {
+          role: [target.role, role],
+          ...(target.technicianId !== technicianId ? { technician: [target.technicianId, technicianId] } : {}),
+        });
         return toStaffAccount(row);
       });
     },
@@ -238,9 +274,10 @@ export function createStaffAccountService(options: StaffServiceOptions) {
 
 export type StaffService = ReturnType<typeof createStaffAccountService>;
 
-function isUniqueViolation(error: unknown): boolean {
+function isUniqueViolation(error: unknown, constraint?: string): boolean {
   for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: string }).code === '23505') return true;
+    const { code, constraint: violated } = current as { code?: string; constraint?: string };
+    if (code === '23505') return constraint === undefined || violated === constraint || String((current as Error).message ?? '').includes(constraint);
   }
   return false;
 }

@@ -16,6 +16,7 @@ export {
   createWorkOrderService,
   durationHours,
   isForeignKeyViolation,
+  isSameVersion,
   newWorkOrder,
   recordWorkOrderChange,
   refusalIn,

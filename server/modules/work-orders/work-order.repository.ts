@@ -1,20 +1,25 @@
 import { and, asc, count, desc, eq, ilike, inArray, like, not, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { WorkOrderStatus } from '#shared/enums.ts';
+import { workOrderStepsCap } from '#shared/work-order.ts';
 import type { DbExecutor } from '#server/db/client.ts';
 import {
   aiLeads,
+  auditLog,
   customers,
   equipment,
   estimateRequests,
   inspectionReports,
   technicians,
+  visitCompletions,
+  workOrderNotes,
   workOrderStatusCounts,
   workOrderTasks,
   workOrders,
 } from '#server/db/schema/index.ts';
 import { countCap } from '#server/db/count-cap.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
+import { equipmentColumns } from '#server/modules/customers/index.ts';
 
 export type WorkOrderRow = typeof workOrders.$inferSelect;
 
@@ -202,15 +207,7 @@ export function createWorkOrderRepository(db: DbExecutor) {
           workOrder: workOrders,
           customer: customers,
           technician: { id: technicians.id, name: technicians.name, color: technicians.color },
-          equipment: {
-            id: equipment.id,
-            equipmentType: equipment.equipmentType,
-            location: equipment.location,
-            brand: equipment.brand,
-            model: equipment.model,
-            serialNumber: equipment.serialNumber,
-            warrantyStatus: equipment.warrantyStatus,
-          },
+          equipment: equipmentColumns,
           possibleMatch: {
             id: possibleCustomer.id,
             name: possibleCustomer.name,
@@ -283,13 +280,23 @@ export function createWorkOrderRepository(db: DbExecutor) {
 
     async detail(id: string) {
       const prepared = statements();
-      const [rows, reports, tasks] = await Promise.all([
+      const [rows, reports, tasks, completions, techNotes, history] = await Promise.all([
         prepared.detail.execute({ id }),
         prepared.latestInspection.execute({ id }),
         prepared.tasks.execute({ id }),
+        // The technician app's record (issue 19): the completion and the technician's notes.
+        db.select().from(visitCompletions).where(eq(visitCompletions.workOrderId, id)),
+        db.select().from(workOrderNotes).where(eq(workOrderNotes.workOrderId, id)).orderBy(asc(workOrderNotes.createdAt), asc(workOrderNotes.id)),
+        // Its own history (the timeline's steps): the newest entries, by audit_log_entity_idx.
+        db
+          .select({ action: auditLog.action, actorName: auditLog.actorName, occurredAt: auditLog.occurredAt, changes: auditLog.changes })
+          .from(auditLog)
+          .where(and(eq(auditLog.entityType, 'work_order'), eq(auditLog.entityId, id)))
+          .orderBy(desc(auditLog.occurredAt), desc(auditLog.id))
+          .limit(workOrderStepsCap),
       ]);
       const row = rows[0];
-      return row && { ...row, inspectionReport: reports[0], tasks };
+      return row && { ...row, inspectionReport: reports[0], tasks, completion: completions[0], techNotes, history: history.reverse() };
     },
 
     async findById(id: string): Promise<WorkOrderRow | undefined> {

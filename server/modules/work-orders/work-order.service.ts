@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { AuditChanges } from '#shared/audit.ts';
 import { calendarMessages } from '#shared/calendar.ts';
 import type { Customer, CustomerValues } from '#shared/customer.ts';
 import { workOrderStatuses, type WorkOrderStatus } from '#shared/enums.ts';
@@ -7,6 +8,7 @@ import {
   allowedTransitions,
   scheduleEndTime,
   workOrderMessages,
+  workOrderStepLabel,
   type InspectionReport,
   type WorkOrder,
   type WorkOrderDetailResponse,
@@ -19,9 +21,11 @@ import {
   type workOrderTaskCreateSchema,
   type workOrderTaskUpdateSchema,
   type workOrderUpdateSchema,
+  type WorkOrderStep,
   type WorkOrderTask,
 } from '#shared/work-order.ts';
 import { serviceAddressColumns } from '#shared/work-order-place.ts';
+import { adminSignatureUrl } from '#shared/tech.ts';
 import { withTransaction, type Database, type DbExecutor, type RepositoryFactory } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
 import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
@@ -100,6 +104,20 @@ export function toWorkOrder(row: WorkOrderRow): WorkOrder {
 const toTask = (row: TaskRow): WorkOrderTask => ({ ...row, createdAt: row.createdAt.toISOString() });
 const toInspectionReport = (row: InspectionReportRow): InspectionReport => ({ ...row, createdAt: row.createdAt.toISOString() });
 
+/**
+ * The timeline's steps from the work order's activity-log entries (oldest first): a step taken in
+ * the technician app is at its device time (`takenAt`), any other at when it was recorded.
+ */
+function toSteps(history: { action: string; actorName: string; occurredAt: Date; changes: Record<string, [unknown, unknown]> }[]): WorkOrderStep[] {
+  return history.flatMap((entry) => {
+    const label = workOrderStepLabel(entry.action, entry.changes);
+    if (label === null) return [];
+    const takenAt = entry.changes.takenAt?.[1];
+    const at = typeof takenAt === 'string' && !Number.isNaN(Date.parse(takenAt)) ? new Date(takenAt).toISOString() : entry.occurredAt.toISOString();
+    return [{ action: entry.action, label, actorName: entry.actorName, at }];
+  });
+}
+
 export function isForeignKeyViolation(error: unknown): boolean {
   const cause = (error as { cause?: unknown })?.cause ?? error;
   return (cause as { code?: string })?.code === '23503';
@@ -114,6 +132,14 @@ export function statusesAllowedTo(to: WorkOrderStatus): WorkOrderStatus[] {
 const schedulableStatuses = ['pending', 'scheduled'] as const satisfies readonly WorkOrderStatus[];
 
 /**
+ * Whether a row is still the version a client saw: updated_at to the millisecond (what JSON
+ * carries; the repository's versionMatches is the same rule in SQL). The 409 rule (issue 19 reuses it).
+ */
+export function isSameVersion(updatedAt: Date, expectedUpdatedAt: string): boolean {
+  return updatedAt.getTime() === new Date(expectedUpdatedAt).getTime();
+}
+
+/**
  * Why a guarded change changed nothing: the work order is gone (404), someone else changed it
  * first (409 with the current values), or its status does not allow the change.
  */
@@ -125,7 +151,7 @@ export async function refusalIn(
 ): Promise<AppError> {
   const current = await repository.findById(id);
   if (!current) return notFound();
-  if (current.updatedAt.getTime() !== new Date(expectedUpdatedAt).getTime()) {
+  if (!isSameVersion(current.updatedAt, expectedUpdatedAt)) {
     return new AppError('CONFLICT', workOrderMessages.conflict, { current: toWorkOrder(current) });
   }
   return statusRefusal(current);
@@ -152,11 +178,13 @@ export async function recordWorkOrderChange(
   action: string,
   before: WorkOrderRow | undefined,
   after: WorkOrderRow | undefined,
+  /** Facts recorded with the change that are not a field of it (the technician app's `takenAt`). */
+  extra: AuditChanges = {},
 ): Promise<void> {
   const row = (after ?? before)!;
   const changes = diffFields(before, after, { omit: workOrderAuditOmit });
   if (before && after && !hasChanges(changes)) return;
-  await recordAudit(tx, { actor, entityType: 'work_order', entityId: row.id, entityLabel: row.workOrderNumber, action, changes });
+  await recordAudit(tx, { actor, entityType: 'work_order', entityId: row.id, entityLabel: row.workOrderNumber, action, changes: { ...changes, ...extra } });
 }
 
 const deletableStatuses = ['pending', 'scheduled', 'cancelled'] as const satisfies readonly WorkOrderStatus[];
@@ -286,6 +314,20 @@ export function createWorkOrderService(options: WorkOrderServiceDependencies) {
           startedAt: workOrder.startedAt,
           completedAt: workOrder.completedAt,
         },
+        completion: found.completion
+          ? {
+              summary: found.completion.summary,
+              materials: found.completion.materials,
+              signerName: found.completion.signerName,
+              signatureUrl: found.completion.signatureKey ? adminSignatureUrl(workOrder.id) : null,
+              timeOnSiteMinutes: found.completion.timeOnSiteMinutes,
+              followUpNote: found.completion.followUpNote,
+              completedByName: found.completion.completedByName,
+              completedAt: found.completion.completedAt.toISOString(),
+            }
+          : null,
+        techNotes: found.techNotes.map((note) => ({ id: note.id, text: note.text, authorName: note.authorName, createdAt: note.createdAt.toISOString() })),
+        steps: toSteps(found.history),
       };
     },
 

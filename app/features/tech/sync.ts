@@ -1,0 +1,432 @@
+import {
+  techActionResponseSchema,
+  techMessages,
+  techOfflineDays,
+  techPhotosResponseSchema,
+  techSessionResponseSchema,
+  techVisitSchema,
+  techVisitsResponseSchema,
+  type TechAction,
+  type TechVisit,
+} from '#shared/tech.ts';
+import { ApiError, apiFetch } from '#client/lib/api.ts';
+import type { Owner, QueuedAction, QueuedPhoto, TechDatabase } from './db.ts';
+
+/**
+ * The offline queue and its sync loop (decision 022-b), plain TypeScript so tests drive it with
+ * fake-indexeddb against a real HTTP server.
+ *
+ * - An action is applied to the device's copy at once (the screens fold the queue over the
+ *   server's copy) and queued with an idempotency key, the visit's version the device knew
+ *   (`baseUpdatedAt`) and when it happened (`takenAt`).
+ * - `syncNow()` sends each visit's queue in order. After a success the visit's server copy becomes
+ *   the answer, and the visit's next queued actions that were based on the version the sent action
+ *   started from are rebased on the answer's `updatedAt`: the app chains its own changes, so only
+ *   the office's changes make a conflict.
+ * - A network failure (or a 5xx, a 429) stops the loop; the caller retries later. A 409 keeps the
+ *   action with the office's version (`current`) until the technician chooses; a 4xx marks it
+ *   failed, shown and kept. Nothing is dropped without the technician's say.
+ * - Photos go after the visit's other actions, each with its own idempotency key, until they arrive.
+ * - A shared phone (decision 022-d): each item keeps the technician who took it, and a sync sends
+ *   only the items of the technician the server says is signed in (confirmed by a refresh in this
+ *   page's life, forgotten on a 401); the others wait on the device for their owner to sign in.
+ */
+
+export type ActionInput = DistributiveOmit<TechAction, 'idempotencyKey' | 'baseUpdatedAt' | 'takenAt'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export type SyncOutcome = { sent: number; stoppedBy?: 'network' | 'unauthenticated' };
+export type RefreshOutcome = 'ok' | 'offline' | 'unauthenticated' | 'forbidden' | 'error';
+
+export class StorageFullError extends Error {
+  constructor() {
+    super(techMessages.storageFull);
+    this.name = 'StorageFullError';
+  }
+}
+
+export type TechSyncOptions = {
+  db: TechDatabase;
+  /** Where the API is ('' in the browser: same origin). */
+  baseUrl?: string;
+  now?: () => Date;
+  randomUUID?: () => string;
+  /**
+   * The first day fetched, YYYY-MM-DD. By default none is sent: the server answers from the
+   * business's today (its time zone, as techToday() names the days) for the kept days, and the
+   * request is the one /tech's page preloads (decision 022-d).
+   */
+  today?: () => string;
+  /** Extra headers on every request (tests outside a browser send the session cookie this way). */
+  headers?: Record<string, string>;
+};
+
+function isQuotaError(error: unknown): boolean {
+  const name = (error as { name?: string; inner?: { name?: string } } | undefined)?.name;
+  const inner = (error as { inner?: { name?: string } } | undefined)?.inner?.name;
+  return name === 'QuotaExceededError' || inner === 'QuotaExceededError';
+}
+
+/** Retry later: no answer, or the server could not answer now. */
+function isTransient(error: unknown): boolean {
+  return !(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500;
+}
+
+const newer = (a: string, b: string) => Date.parse(a) >= Date.parse(b);
+
+/** Visits whose queues are sent at the same time (each visit's own queue stays in order). */
+const parallelVisits = 4;
+
+export function createTechSync(options: TechSyncOptions) {
+  const { db } = options;
+  const baseUrl = options.baseUrl ?? '';
+  const now = options.now ?? (() => new Date());
+  const randomUUID = options.randomUUID ?? (() => crypto.randomUUID());
+  const visitsUrl = () => (options.today ? `${baseUrl}/api/tech/visits?from=${options.today()}&days=${techOfflineDays}` : `${baseUrl}/api/tech/visits`);
+  const headers = options.headers ?? {};
+  /** The server's words when it refused the last refresh (403: not a technician, no technician linked). */
+  let refusal: string | undefined;
+  let running: Promise<SyncOutcome> | undefined;
+  let again = false;
+  /** The technician the server says is signed in, from a refresh since the page opened (or since the last 401). */
+  let signedIn: { id: string; name: string } | undefined;
+
+  /** Who takes an action now: the confirmed technician, else the last one this device knew. */
+  async function currentOwner(): Promise<Owner | undefined> {
+    const known = signedIn ?? ((await db.meta.get('technician'))?.value as { id: string; name: string } | undefined);
+    return known ? { technicianId: known.id, technicianName: known.name } : undefined;
+  }
+  const isMine = (owner: Owner | undefined, technicianId: string | undefined) => !owner || owner.technicianId === technicianId;
+
+  async function guardQuota<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isQuotaError(error)) throw new StorageFullError();
+      throw error;
+    }
+  }
+
+  /** Takes an action on the device: queued (applied at once on screen) with its key, base version and time. */
+  async function enqueue(visitId: string, input: ActionInput): Promise<QueuedAction> {
+    return guardQuota(() =>
+      db.transaction('rw', [db.visits, db.queue, db.meta], async () => {
+        const stored = await db.visits.get(visitId);
+        if (!stored) throw new Error(techMessages.visitNotFound);
+        const item: QueuedAction = {
+          visitId,
+          action: { ...input, idempotencyKey: randomUUID(), baseUpdatedAt: stored.visit.updatedAt, takenAt: now().toISOString() } as QueuedAction['action'],
+          state: 'pending',
+          owner: await currentOwner(),
+          attempts: 0,
+        };
+        item.seq = await db.queue.add(item);
+        return item;
+      }),
+    );
+  }
+
+  /** Keeps a photo's bytes on the device until it is uploaded; a full device throws StorageFullError. */
+  async function addPhoto(visitId: string, file: Blob, name = 'photo.jpg'): Promise<QueuedPhoto> {
+    const data = await file.arrayBuffer();
+    const photo: QueuedPhoto = {
+      visitId,
+      idempotencyKey: randomUUID(),
+      name,
+      type: file.type || 'image/jpeg',
+      data,
+      takenAt: now().toISOString(),
+      state: 'pending',
+      owner: await currentOwner(),
+      attempts: 0,
+    };
+    photo.seq = await guardQuota(() => db.photos.add(photo));
+    return photo;
+  }
+
+  /** Fetches the next days' visits and keeps them (an older answer never replaces a newer copy). */
+  async function refresh(): Promise<RefreshOutcome> {
+    let answer;
+    try {
+      const raw = await apiFetch<unknown>(visitsUrl(), { headers });
+      answer = techVisitsResponseSchema.parse(raw);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        signedIn = undefined;
+        return 'unauthenticated';
+      }
+      if (error instanceof ApiError && error.status === 403) {
+        refusal = error.message;
+        return 'forbidden';
+      }
+      return isTransient(error) ? 'offline' : 'error';
+    }
+    await guardQuota(() =>
+      db.transaction('rw', [db.visits, db.queue, db.photos, db.meta], async () => {
+        const ids = new Set(answer.visits.map((visit) => visit.id));
+        for (const visit of answer.visits) {
+          const stored = await db.visits.get(visit.id);
+          if (!stored || stored.technicianId !== answer.technician.id || newer(visit.updatedAt, stored.visit.updatedAt)) {
+            await db.visits.put({ id: visit.id, serviceDate: visit.serviceDate, visit, technicianId: answer.technician.id });
+          }
+        }
+        // Visits no longer in the window (done and past, reassigned): forgotten, unless work on them waits to sync.
+        for (const stored of await db.visits.toArray()) {
+          if (ids.has(stored.id)) continue;
+          const waiting = (await db.queue.where('visitId').equals(stored.id).count()) + (await db.photos.where('visitId').equals(stored.id).count());
+          if (waiting === 0) await db.visits.delete(stored.id);
+        }
+        await db.meta.put({ key: 'technician', value: answer.technician });
+        await db.meta.put({ key: 'syncedAt', value: answer.syncedAt });
+      }),
+    );
+    signedIn = { id: answer.technician.id, name: answer.technician.name };
+    return 'ok';
+  }
+
+  /**
+   * Keeps the thumbnails of the kept visits' photos on the device (fetched once each), and forgets
+   * those no kept visit shows any more. Failures are left for the next refresh.
+   */
+  async function cacheThumbnails(): Promise<number> {
+    const visits = await db.visits.toArray();
+    const wanted = new Map(visits.flatMap((row) => row.visit.photos.map((photo) => [photo.id, photo.thumbnailUrl] as const)));
+    const stored = new Set(await db.thumbnails.toCollection().primaryKeys());
+    await db.thumbnails.bulkDelete([...stored].filter((id) => !wanted.has(id)));
+    let fetched = 0;
+    for (const [photoId, url] of wanted) {
+      if (stored.has(photoId)) continue;
+      try {
+        const response = await fetch(`${baseUrl}${url}`, { credentials: 'same-origin', headers });
+        if (!response.ok) continue;
+        const data = await response.arrayBuffer();
+        await db.thumbnails.put({ photoId, type: response.headers.get('content-type') ?? 'image/webp', data });
+        fetched += 1;
+      } catch {
+        // No network, or no room: the next refresh tries again.
+        return fetched;
+      }
+    }
+    return fetched;
+  }
+
+  async function replaceServerCopy(visit: TechVisit) {
+    const stored = await db.visits.get(visit.id);
+    await db.visits.put({ id: visit.id, serviceDate: visit.serviceDate, visit, technicianId: stored?.technicianId ?? signedIn?.id });
+  }
+
+  /** Whether a failed send stops the whole loop: no network (retried later), or the session ended (sign in again). */
+  function stopsTheLoop(error: unknown, outcome: SyncOutcome): boolean {
+    if (isTransient(error)) {
+      outcome.stoppedBy = 'network';
+      return true;
+    }
+    if ((error as ApiError).status === 401) {
+      signedIn = undefined;
+      outcome.stoppedBy = 'unauthenticated';
+      return true;
+    }
+    return false;
+  }
+
+  /** Sends one visit's queue in order; false when the loop must stop (network, session). */
+  async function sendVisitQueue(visitId: string, technicianId: string, outcome: SyncOutcome): Promise<boolean> {
+    for (;;) {
+      const items = (await db.queue.where('visitId').equals(visitId).sortBy('seq')).filter((item) => isMine(item.owner, technicianId));
+      // A conflict waits for the technician: what follows it is not sent around it.
+      if (items.some((item) => item.state === 'conflict')) return true;
+      const item = items.find((candidate) => candidate.state === 'pending');
+      if (!item) break;
+      const sentBase = item.action.baseUpdatedAt;
+      try {
+        const raw = await apiFetch<unknown>(`${baseUrl}/api/tech/visits/${encodeURIComponent(visitId)}/actions`, { method: 'POST', body: item.action, headers });
+        const answer = techActionResponseSchema.parse(raw);
+        await db.transaction('rw', db.visits, db.queue, async () => {
+          await db.queue.delete(item.seq!);
+          await replaceServerCopy(answer.visit);
+          // The chain: the next actions taken on the same version now stand on the answer's.
+          await db.queue
+            .where('visitId')
+            .equals(visitId)
+            .filter((next) => next.state === 'pending' && next.action.baseUpdatedAt === sentBase)
+            .modify((next) => {
+              next.action.baseUpdatedAt = answer.visit.updatedAt;
+            });
+        });
+        outcome.sent += 1;
+      } catch (error) {
+        if (isTransient(error)) await db.queue.update(item.seq!, { attempts: item.attempts + 1 });
+        if (stopsTheLoop(error, outcome)) return false;
+        const apiError = error as ApiError;
+        const current = apiError.status === 409 ? techVisitSchema.safeParse((apiError.details as { current?: unknown } | undefined)?.current) : undefined;
+        if (current?.success) {
+          await db.queue.update(item.seq!, { state: 'conflict', current: current.data, error: apiError.message, attempts: item.attempts + 1 });
+          return true;
+        }
+        // A refusal (a 4xx, or a 409 without the office's version: a step the status no longer allows).
+        await db.queue.update(item.seq!, { state: 'failed', error: apiError.message, attempts: item.attempts + 1 });
+      }
+    }
+    return sendVisitPhotos(visitId, technicianId, outcome);
+  }
+
+  async function sendVisitPhotos(visitId: string, technicianId: string, outcome: SyncOutcome): Promise<boolean> {
+    const photos = (await db.photos.where('visitId').equals(visitId).sortBy('seq')).filter((photo) => photo.state === 'pending' && isMine(photo.owner, technicianId));
+    for (const photo of photos) {
+      try {
+        const form = new FormData();
+        form.append('photos', new Blob([photo.data], { type: photo.type }), photo.name);
+        let response: Response;
+        try {
+          response = await fetch(`${baseUrl}/api/tech/visits/${encodeURIComponent(visitId)}/photos`, {
+            method: 'POST',
+            body: form,
+            headers: { ...headers, accept: 'application/json', 'idempotency-key': photo.idempotencyKey },
+            credentials: 'same-origin',
+          });
+        } catch (error) {
+          throw new ApiError(0, 'NETWORK', error instanceof Error ? error.message : 'Network error');
+        }
+        const body: unknown = await response.json().catch(() => undefined);
+        if (!response.ok) {
+          const failure = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
+          throw new ApiError(response.status, (failure?.code ?? 'INTERNAL') as ApiError['code'], failure?.message ?? response.statusText);
+        }
+        const answer = techPhotosResponseSchema.parse(body);
+        await db.transaction('rw', db.visits, db.photos, async () => {
+          await db.photos.delete(photo.seq!);
+          const stored = await db.visits.get(visitId);
+          if (stored) {
+            const known = new Set(stored.visit.photos.map((existing) => existing.id));
+            const added = answer.photos.filter((uploaded) => !known.has(uploaded.id));
+            await replaceServerCopy({ ...stored.visit, photos: [...added, ...stored.visit.photos] });
+          }
+        });
+        outcome.sent += 1;
+      } catch (error) {
+        if (isTransient(error)) await db.photos.update(photo.seq!, { attempts: photo.attempts + 1 });
+        if (stopsTheLoop(error, outcome)) return false;
+        await db.photos.update(photo.seq!, { state: 'failed', error: (error as ApiError).message, attempts: photo.attempts + 1 });
+      }
+    }
+    return true;
+  }
+
+  async function runOnce(): Promise<SyncOutcome> {
+    const outcome: SyncOutcome = { sent: 0 };
+    const actions = await db.queue.orderBy('seq').toArray();
+    const photos = await db.photos.orderBy('seq').toArray();
+    if (actions.length + photos.length === 0) return outcome;
+    // Whose items may go: the server says who is signed in (never the device's memory of it).
+    if (!signedIn) {
+      try {
+        const session = techSessionResponseSchema.parse(await apiFetch<unknown>(`${baseUrl}/api/tech/session`, { headers }));
+        signedIn = { id: session.technician.id, name: session.technician.name };
+        // The device now knows who uses it (what the screens show and a sign-out removes).
+        await db.meta.put({ key: 'technician', value: session.technician });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return { sent: 0, stoppedBy: 'unauthenticated' };
+        if (isTransient(error)) return { sent: 0, stoppedBy: 'network' };
+        return outcome;
+      }
+    }
+    const technicianId = signedIn.id;
+    // Visits in the order their oldest waiting item (of this technician) was taken.
+    const visitIds = [...new Set([...actions, ...photos].filter((item) => isMine(item.owner, technicianId)).map((item) => item.visitId))];
+    // Each visit's queue goes in order; different visits (different jobs, independent versions) go
+    // side by side, a few at a time, so the phone's own work per answer (parse, store, redraw)
+    // overlaps the network's (decision 022-d). A stop (network, session) ends every lane.
+    let stopped = false;
+    const lane = async () => {
+      for (let visitId = visitIds.shift(); visitId !== undefined && !stopped; visitId = visitIds.shift()) {
+        if (!(await sendVisitQueue(visitId, technicianId, outcome))) stopped = true;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallelVisits, visitIds.length) }, lane));
+    return outcome;
+  }
+
+  /** Sends everything waiting (single flight: a call during a run makes the run go round once more). */
+  function syncNow(): Promise<SyncOutcome> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      const total: SyncOutcome = { sent: 0 };
+      try {
+        do {
+          again = false;
+          const outcome = await runOnce();
+          total.sent += outcome.sent;
+          total.stoppedBy = outcome.stoppedBy;
+          if (outcome.stoppedBy) break;
+        } while (again);
+      } finally {
+        running = undefined;
+      }
+      return total;
+    })();
+    return running;
+  }
+
+  /** A conflict: send mine again on the office's version (same key); the actions after it follow that version too. */
+  async function keepMine(seq: number): Promise<void> {
+    await db.transaction('rw', db.visits, db.queue, async () => {
+      const item = await db.queue.get(seq);
+      if (!item || item.state !== 'conflict' || !item.current) return;
+      const oldBase = item.action.baseUpdatedAt;
+      const current = item.current;
+      await replaceServerCopy(current);
+      await db.queue
+        .where('visitId')
+        .equals(item.visitId)
+        .filter((other) => other.seq === seq || (other.state === 'pending' && other.action.baseUpdatedAt === oldBase))
+        .modify((other) => {
+          other.action.baseUpdatedAt = current.updatedAt;
+          if (other.seq === seq) {
+            other.state = 'pending';
+            delete other.current;
+            delete other.error;
+          }
+        });
+    });
+  }
+
+  /** A conflict: drop my action and take the office's version. */
+  async function useOffice(seq: number): Promise<void> {
+    await db.transaction('rw', db.visits, db.queue, async () => {
+      const item = await db.queue.get(seq);
+      if (!item || item.state !== 'conflict') return;
+      await db.queue.delete(seq);
+      if (item.current) await replaceServerCopy(item.current);
+    });
+  }
+
+  /** A failed action or photo: try again (the technician fixed the cause) or let it go (their choice). */
+  async function retryFailed(seq: number, table: 'queue' | 'photos' = 'queue'): Promise<void> {
+    if (table === 'queue') await db.queue.update(seq, { state: 'pending', error: undefined });
+    else await db.photos.update(seq, { state: 'pending', error: undefined });
+  }
+  async function discardFailed(seq: number, table: 'queue' | 'photos' = 'queue'): Promise<void> {
+    if (table === 'queue') await db.queue.delete(seq);
+    else await db.photos.delete(seq);
+  }
+
+  /** What waits to be sent for the signed-in technician (the device's last known one before a refresh). */
+  async function waitingCount(): Promise<number> {
+    const technicianId = (await currentOwner())?.technicianId;
+    const actions = await db.queue.filter((item) => isMine(item.owner, technicianId)).count();
+    const photos = await db.photos.filter((photo) => isMine(photo.owner, technicianId)).count();
+    return actions + photos;
+  }
+
+  /** A new page life under /tech (after a sign-in): who is signed in is asked of the server again. */
+  function forgetSignedIn(): void {
+    signedIn = undefined;
+  }
+
+  return { forgetSignedIn, enqueue, addPhoto, refresh, refusal: () => refusal, cacheThumbnails, syncNow, keepMine, useOffice, retryFailed, discardFailed, waitingCount };
+}
+
+export type TechSync = ReturnType<typeof createTechSync>;

@@ -1,0 +1,5 @@
+import { MyDay } from '#client/features/tech/index.ts';
+
+export default function MyDayRoute() {
+  return <MyDay />;
+}
