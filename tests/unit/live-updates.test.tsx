@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveDebounceMs, liveEventsPath, useLiveUpdates } from '#client/features/live/use-live-updates.ts';
 import { liveMinIntervalMs, queryKeysForTopics } from '#client/features/live/live-query-keys.ts';
+import { ApiError } from '#client/lib/api.ts';
 
 /** Just enough of EventSource to drive the hook: the test plays the server. */
 class FakeEventSource {
@@ -133,6 +134,25 @@ describe('useLiveUpdates', () => {
     latest().emit('ready');
     await vi.advanceTimersByTimeAsync(liveDebounceMs);
     expect(invalidated()).toEqual(['work-orders', 'customers', 'leads', 'dashboard', 'notifications', 'calendar', 'map', 'technicians']);
+  });
+
+  it('leaves a record the server said is missing (404) alone, on `ready` and on a change; other failures are refetched', async () => {
+    const failWith = (queryKey: QueryKey, error: ApiError) =>
+      queryClient.getQueryCache().build(queryClient, { queryKey }).setState({ status: 'error', error, data: undefined, fetchStatus: 'idle' });
+    const missing = ['work-orders', 'detail', 'gone'];
+    const failed = ['work-orders', 'detail', 'failed'];
+    failWith(missing, new ApiError(404, 'NOT_FOUND', 'Work order not found.'));
+    failWith(failed, new ApiError(500, 'INTERNAL', 'Something went wrong.'));
+    mount();
+    latest().emit('ready');
+    await vi.advanceTimersByTimeAsync(liveDebounceMs);
+    expect(queryClient.getQueryState(missing)?.isInvalidated).toBe(false);
+    expect(queryClient.getQueryState(failed)?.isInvalidated).toBe(true);
+    queryClient.getQueryCache().find({ queryKey: failed })!.setState({ isInvalidated: false });
+    latest().emit('change', JSON.stringify({ topic: 'work_orders', action: 'update' }));
+    await vi.advanceTimersByTimeAsync(liveDebounceMs);
+    expect(queryClient.getQueryState(missing)?.isInvalidated).toBe(false);
+    expect(queryClient.getQueryState(failed)?.isInvalidated).toBe(true);
   });
 
   it('after a refusal rechecks the session and reconnects with backoff; at once when the tab comes back online', async () => {

@@ -1,7 +1,8 @@
-import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { useQueryClient, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { liveTopics, type LiveTopic } from '#shared/live-events.ts';
 import { authKeys } from '#client/features/auth/index.ts';
+import { ApiError } from '#client/lib/api.ts';
 import { liveMinIntervalMs, queryKeysForTopics } from './live-query-keys.ts';
 
 export const liveEventsPath = '/api/admin/events';
@@ -11,9 +12,16 @@ const reconnectDelaysMs = [2_000, 5_000, 15_000, 30_000, 60_000];
 
 const isLiveTopic = (value: unknown): value is LiveTopic => liveTopics.includes(value as LiveTopic);
 
+/**
+ * A record the server said does not exist (404) stays missing: a change elsewhere does not bring it
+ * back. Refetching it would only flash "Loading" over its "not found" screen (a query without data
+ * goes back to pending while it refetches) and swallow a click on that screen's way back.
+ */
+const isMissingRecord = (query: Query) => query.state.status === 'error' && query.state.error instanceof ApiError && query.state.error.status === 404;
+
 /** Everything staff screens cached is stale (the session itself is not: it has its own rules). */
 function invalidateAllAdminQueries(queryClient: QueryClient) {
-  return queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== authKeys.session[0] });
+  return queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== authKeys.session[0] && !isMissingRecord(query) });
 }
 
 /**
@@ -48,7 +56,7 @@ export function useLiveUpdates(): void {
         return;
       }
       lastInvalidatedAt.set(id, Date.now());
-      void queryClient.invalidateQueries({ queryKey });
+      void queryClient.invalidateQueries({ queryKey, predicate: (query) => !isMissingRecord(query) });
     };
 
     const flush = () => {
