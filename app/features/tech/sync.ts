@@ -21,10 +21,13 @@ import type { Owner, QueuedAction, QueuedPhoto, TechDatabase } from './db.ts';
  * - An action is applied to the device's copy at once (the screens fold the queue over the
  *   server's copy) and queued with an idempotency key, the visit's version the device knew
  *   (`baseUpdatedAt`) and when it happened (`takenAt`).
- * - `syncNow()` sends each visit's queue in order. After a success the visit's server copy becomes
- *   the answer, and the visit's next queued actions that were based on the version the sent action
- *   started from are rebased on the answer's `updatedAt`: the app chains its own changes, so only
- *   the office's changes make a conflict.
+ * - `syncNow()` sends each visit's queue in order, in batches (`POST .../actions/batch`, at most
+ *   techBatchMaxActions actions and techBatchMaxBytes, decision 022-d). For each action applied,
+ *   the visit's next queued actions that were based on the version it was sent on are rebased on
+ *   the version it left (the server follows the same chain inside a batch): the app chains its own
+ *   changes, so only the office's changes make a conflict. The visit's server copy becomes the
+ *   batch's answer, stored once. A batch stops at the first action the server refuses; the ones
+ *   after it stay queued, in order.
  * - A network failure (or a 5xx, a 429) stops the loop; the caller retries later. A 409 keeps the
  *   action with the office's version (`current`) until the technician chooses; a 4xx marks it
  *   failed, shown and kept. Nothing is dropped without the technician's say.
