@@ -196,6 +196,67 @@ export type TechActionKind = TechAction['kind'];
 export const techActionResponseSchema = z.object({ visit: techVisitSchema, applied: z.boolean() });
 export type TechActionResponse = z.infer<typeof techActionResponseSchema>;
 
+/** The most actions one batch carries (the app sends a longer queue in several). */
+export const techBatchMaxActions = 50;
+/**
+ * The largest batch body in bytes: one completion with its signature (a data URL of at most
+ * 400,000 characters) and fifty long notes fit; the app splits a queue to stay under it.
+ */
+export const techBatchMaxBytes = 1024 * 1024;
+
+/**
+ * POST /api/tech/visits/:id/actions/batch: a run of one visit's queued actions, in the order they
+ * were taken (decision 022-d). Each is applied exactly as the single route applies it (same key,
+ * same 409 rule, same log entries), each in its own transaction; the first refusal stops the batch
+ * there and the actions after it are not looked at (they stay queued on the device, in order).
+ * The device's chain holds inside a batch: an action based on the version an earlier action of the
+ * batch was sent on stands on the version that earlier action produced (the app would have rebased
+ * it after that answer); the office's change in between is still a conflict.
+ */
+export const techActionBatchSchema = z.object({
+  actions: z
+    .array(techActionSchema)
+    .min(1, 'Send at least one action')
+    .max(techBatchMaxActions, `Send at most ${techBatchMaxActions} actions in one batch`),
+});
+export type TechActionBatch = z.input<typeof techActionBatchSchema>;
+
+/** One applied (or replayed) action of a batch and the visit's version it left. */
+export const techBatchResultSchema = z.object({
+  idempotencyKey: z.string(),
+  /** false: this key had been applied before (a replay), nothing changed twice. */
+  applied: z.boolean(),
+  /** The visit's version after this action (the next action of the device's chain stands on it). */
+  updatedAt: z.string(),
+});
+export type TechBatchResult = z.infer<typeof techBatchResultSchema>;
+
+/** Where a batch stopped: the action the single route would have refused, and why. */
+export const techBatchStopSchema = z.object({
+  idempotencyKey: z.string(),
+  /**
+   * conflict: the office changed the job since the action's version (the single route's 409 with
+   * `current`); the answer's `visit` is the office's version. refused: any other refusal (a step
+   * the status no longer allows, a task or visit gone, a key used on another visit, a bad signature).
+   */
+  reason: z.enum(['conflict', 'refused']),
+  /** The HTTP status and error code the single route answers for this action. */
+  status: z.number().int(),
+  code: z.string(),
+  message: z.string(),
+});
+export type TechBatchStop = z.infer<typeof techBatchStopSchema>;
+
+export const techActionBatchResponseSchema = z.object({
+  /** The actions applied or replayed, in order: the first `results.length` of the batch. */
+  results: z.array(techBatchResultSchema),
+  /** null when every action of the batch was applied or replayed. */
+  stopped: techBatchStopSchema.nullable(),
+  /** The visit after the batch, once (null only if it stopped being this technician's during the batch). */
+  visit: techVisitSchema.nullable(),
+});
+export type TechActionBatchResponse = z.infer<typeof techActionBatchResponseSchema>;
+
 /** Equipment facts the field adds (shown on the visit). */
 export const techRefrigerantTypes = refrigerantTypes;
 export const techTonnages = tonnages;

@@ -132,6 +132,10 @@ describe('the OpenAPI document', () => {
     }
     expect(document.paths['/api/admin/dashboard'].get.security).toEqual([{ session: [] }]);
     expect(document.paths['/api/tech/visits'].get.security).toEqual([{ session: [] }]);
+    // The technician app's batch (decision 022-d): its cap is in the document.
+    const batch = document.paths['/api/tech/visits/{id}/actions/batch'].post;
+    expect(batch.security).toEqual([{ session: [] }]);
+    expect(batch.requestBody.content['application/json'].schema.properties.actions).toMatchObject({ minItems: 1, maxItems: 50 });
     expect(document.paths['/api/auth/login'].post.security).toBeUndefined();
   });
 });

@@ -64,6 +64,7 @@ describe('a technician in the office', () => {
         { method: 'GET', url: '/api/tech/visits' },
         { method: 'GET', url: '/api/tech/visits/:id' },
         { method: 'POST', url: '/api/tech/visits/:id/actions' },
+        { method: 'POST', url: '/api/tech/visits/:id/actions/batch' },
         { method: 'POST', url: '/api/tech/visits/:id/photos' },
         { method: 'GET', url: '/api/tech/visits/:id/signature' },
         { method: 'GET', url: '/api/tech/photos/:photoId/:variant' },

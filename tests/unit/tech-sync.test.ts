@@ -1,7 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TechVisit } from '#shared/tech.ts';
+import { techBatchMaxActions, type TechVisit } from '#shared/tech.ts';
 import { localVisit } from '#client/features/tech/apply-action.ts';
 import { forgetTechnician, TechDatabase } from '#client/features/tech/db.ts';
 import { splitByTechnician } from '#client/features/tech/runtime.ts';
@@ -69,10 +69,46 @@ async function startTechServer() {
     technician: { id: 'tech-1', name: 'Sam', color: '#123456' },
     /** The technician each applied action was sent as. */
     sentAs: [] as string[],
+    /** The size of each batch received. */
+    batches: [] as number[],
+    /** The office edits the job right after this many actions were applied (in the middle of a batch). */
+    officeEditAfter: 0,
   };
   const send = (response: http.ServerResponse, status: number, body: unknown) => {
     response.writeHead(status, { 'content-type': 'application/json' });
     response.end(JSON.stringify(body));
+  };
+  type SentAction = { kind: string; idempotencyKey: string; baseUpdatedAt: string; taskId?: string; status?: string; text?: string };
+  /** The single route's rules for one action: its HTTP status and answer. */
+  const applyAction = (action: SentAction): { status: number; body: unknown } => {
+    const replay = state.applied.get(action.idempotencyKey);
+    if (replay) {
+      state.received.push({ kind: action.kind, key: action.idempotencyKey, base: action.baseUpdatedAt, applied: false, status: 200 });
+      return { status: 200, body: { visit: state.visit, applied: false } };
+    }
+    if (state.refuseStep.has(action.kind)) {
+      state.received.push({ kind: action.kind, key: action.idempotencyKey, base: action.baseUpdatedAt, applied: false, status: 409 });
+      return { status: 409, body: { error: { code: 'CONFLICT', message: `A completed job cannot be marked ${action.kind}.` } } };
+    }
+    if (state.refuse.has(action.kind)) {
+      state.received.push({ kind: action.kind, key: action.idempotencyKey, base: action.baseUpdatedAt, applied: false, status: 400 });
+      return { status: 400, body: { error: { code: 'VALIDATION', message: 'Refused on purpose' } } };
+    }
+    if (action.baseUpdatedAt !== state.visit.updatedAt) {
+      state.received.push({ kind: action.kind, key: action.idempotencyKey, base: action.baseUpdatedAt, applied: false, status: 409 });
+      return { status: 409, body: { error: { code: 'CONFLICT', message: 'Changed by the office', details: { current: state.visit } } } };
+    }
+    const visit = { ...state.visit, updatedAt: tick() };
+    if (action.kind === 'en-route') visit.enRouteAt = visit.updatedAt;
+    if (action.kind === 'on-site') Object.assign(visit, { onSiteAt: visit.updatedAt, status: 'in-progress' });
+    if (action.kind === 'task') visit.tasks = visit.tasks.map((task) => (task.id === action.taskId ? { ...task, status: action.status! } : task));
+    if (action.kind === 'note') visit.notes = [...visit.notes, { id: `n-${visit.notes.length + 1}`, text: action.text!, authorName: 'Sam', createdAt: visit.updatedAt }];
+    state.visit = visit;
+    state.applied.set(action.idempotencyKey, visit);
+    state.sentAs.push(`${state.technician.name}: ${action.text ?? action.kind}`);
+    state.received.push({ kind: action.kind, key: action.idempotencyKey, base: action.baseUpdatedAt, applied: true, status: 200 });
+    if (state.applied.size === state.officeEditAfter) state.visit = { ...state.visit, title: 'Edited by the office', updatedAt: tick() };
+    return { status: 200, body: { visit, applied: true } };
   };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -104,35 +140,35 @@ async function startTechServer() {
         return send(response, 201, { photos: state.visit.photos.filter((existing) => existing.id === photo.id) });
       }
       if (request.method === 'POST' && url === '/api/tech/visits/wo-1/actions') {
-        const action = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { kind: string; idempotencyKey: string; baseUpdatedAt: string; taskId?: string; status?: string; text?: string };
-        const replay = state.applied.get(action.idempotencyKey);
-        if (replay) {
-          state.received.push({ kind: action.kind, key: action.idempotencyKey, base: action.baseUpdatedAt, applied: false, status: 200 });
-          return send(response, 200, { visit: state.visit, applied: false });
+        const outcome = applyAction(JSON.parse(Buffer.concat(chunks).toString('utf8')) as SentAction);
+        if (state.mode === 'drop' && outcome.status === 200) return void request.socket.destroy();
+        return send(response, outcome.status, outcome.body);
+      }
+      if (request.method === 'POST' && url === '/api/tech/visits/wo-1/actions/batch') {
+        // The server's batch (tech.service.ts actBatch): in order, the device's chain followed, stopped at the first refusal.
+        const { actions } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { actions: SentAction[] };
+        state.batches.push(actions.length);
+        if (actions.length > techBatchMaxActions) return send(response, 400, { error: { code: 'VALIDATION_FAILED', message: 'Too many' } });
+        const results: { idempotencyKey: string; applied: boolean; updatedAt: string }[] = [];
+        const chain = new Map<string, string>();
+        let stopped: { idempotencyKey: string; reason: 'conflict' | 'refused'; status: number; code: string; message: string } | null = null;
+        for (const action of actions) {
+          const base = chain.get(action.baseUpdatedAt) ?? action.baseUpdatedAt;
+          const outcome = applyAction({ ...action, baseUpdatedAt: base });
+          if (outcome.status !== 200) {
+            const error = (outcome.body as { error: { code: string; message: string; details?: { current?: TechVisit } } }).error;
+            stopped = { idempotencyKey: action.idempotencyKey, reason: error.details?.current ? 'conflict' : 'refused', status: outcome.status, code: error.code, message: error.message };
+            break;
+          }
+          const answer = outcome.body as { applied: boolean; visit: TechVisit };
+          const updatedAt = answer.visit.updatedAt;
+          results.push({ idempotencyKey: action.idempotencyKey, applied: answer.applied, updatedAt });
+          for (const [from, to] of chain) if (to === base) chain.set(from, updatedAt);
+          chain.set(action.baseUpdatedAt, updatedAt);
+          chain.set(base, updatedAt);
         }
-        if (state.refuseStep.has(action.kind)) {
-          state.received.push({ kind: action.kind, key: action.idempotencyKey, base: action.baseUpdatedAt, applied: false, status: 409 });
-          return send(response, 409, { error: { code: 'CONFLICT', message: `A completed job cannot be marked ${action.kind}.` } });
-        }
-        if (state.refuse.has(action.kind)) {
-          state.received.push({ kind: action.kind, key: action.idempotencyKey, base: action.baseUpdatedAt, applied: false, status: 400 });
-          return send(response, 400, { error: { code: 'VALIDATION', message: 'Refused on purpose' } });
-        }
-        if (action.baseUpdatedAt !== state.visit.updatedAt) {
-          state.received.push({ kind: action.kind, key: action.idempotencyKey, base: action.baseUpdatedAt, applied: false, status: 409 });
-          return send(response, 409, { error: { code: 'CONFLICT', message: 'Changed by the office', details: { current: state.visit } } });
-        }
-        const visit = { ...state.visit, updatedAt: tick() };
-        if (action.kind === 'en-route') visit.enRouteAt = visit.updatedAt;
-        if (action.kind === 'on-site') Object.assign(visit, { onSiteAt: visit.updatedAt, status: 'in-progress' });
-        if (action.kind === 'task') visit.tasks = visit.tasks.map((task) => (task.id === action.taskId ? { ...task, status: action.status! } : task));
-        if (action.kind === 'note') visit.notes = [...visit.notes, { id: `n-${visit.notes.length + 1}`, text: action.text!, authorName: 'Sam', createdAt: visit.updatedAt }];
-        state.visit = visit;
-        state.applied.set(action.idempotencyKey, visit);
-        state.sentAs.push(`${state.technician.name}: ${action.text ?? action.kind}`);
-        state.received.push({ kind: action.kind, key: action.idempotencyKey, base: action.baseUpdatedAt, applied: true, status: 200 });
-        if (state.mode === 'drop') return void request.socket.destroy();
-        return send(response, 200, { visit, applied: true });
+        if (state.mode === 'drop' && results.length > 0) return void request.socket.destroy();
+        return send(response, 200, { results, stopped, visit: state.visit });
       }
       send(response, 404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
     });
@@ -215,11 +251,14 @@ describe('the technician app sync queue', () => {
 
     server.state.mode = 'up';
     expect((await sync.syncNow()).stoppedBy).toBeUndefined();
+    // One batch, applied, its answer lost; sent again, both replayed: nothing applied twice.
     expect(server.state.received.map((request) => [request.kind, request.applied])).toEqual([
       ['note', true],
-      ['note', false],
       ['task', true],
+      ['note', false],
+      ['task', false],
     ]);
+    expect(server.state.batches).toEqual([2, 2]);
     expect(server.state.visit.notes.map((note) => note.text)).toEqual(['Once only']);
     expect(server.state.visit.tasks.find((task) => task.id === 't-1')?.status).toBe('completed');
     expect(await sync.waitingCount()).toBe(0);
@@ -281,6 +320,70 @@ describe('the technician app sync queue', () => {
     const [refused] = await db.queue.toArray();
     expect(refused).toMatchObject({ state: 'failed', error: 'A completed job cannot be marked on-site.' });
     expect(server.state.visit.notes).toHaveLength(1);
+  });
+
+  it('sends a long queue in batches of at most techBatchMaxActions, in order, each action once, on the chained versions', async () => {
+    server.state.mode = 'down';
+    for (let index = 1; index <= 120; index += 1) await sync.enqueue('wo-1', { kind: 'note', text: `Note ${index}` });
+    expect((await sync.syncNow()).stoppedBy).toBe('network');
+    server.state.mode = 'up';
+    expect(await sync.syncNow()).toEqual({ sent: 120, stoppedBy: undefined });
+    expect(server.state.batches).toEqual([techBatchMaxActions, techBatchMaxActions, 120 - 2 * techBatchMaxActions]);
+    expect(server.state.visit.notes.map((note) => note.text)).toEqual(Array.from({ length: 120 }, (_, index) => `Note ${index + 1}`));
+    expect(server.state.received.every((request) => request.applied)).toBe(true);
+    expect(await sync.waitingCount()).toBe(0);
+    expect((await db.visits.get('wo-1'))!.visit.updatedAt).toBe(server.state.visit.updatedAt);
+  });
+
+  it('stops a batch at a conflict: what came before stays applied, the conflict waits with the office version, the rest stays queued in order', async () => {
+    await sync.enqueue('wo-1', { kind: 'note', text: 'First' });
+    await sync.enqueue('wo-1', { kind: 'note', text: 'Second' });
+    await sync.enqueue('wo-1', { kind: 'task', taskId: 't-1', status: 'completed' });
+    await sync.enqueue('wo-1', { kind: 'note', text: 'After the conflict' });
+    server.state.officeEditAfter = 2;
+
+    expect(await sync.syncNow()).toEqual({ sent: 2, stoppedBy: undefined });
+    expect(server.state.batches).toEqual([4]);
+    const [conflict, rest] = await db.queue.orderBy('seq').toArray();
+    expect(conflict).toMatchObject({ state: 'conflict', error: 'Changed by the office' });
+    expect(conflict!.action.kind).toBe('task');
+    expect(conflict!.current?.title).toBe('Edited by the office');
+    expect(rest).toMatchObject({ state: 'pending' });
+    // Both stand on the version the second note left (the chain), not the one they were taken on.
+    expect(rest!.action.baseUpdatedAt).toBe(conflict!.action.baseUpdatedAt);
+    expect(server.state.visit.notes.map((note) => note.text)).toEqual(['First', 'Second']);
+    // The screen shows the applied notes and the waiting changes.
+    const visit = await shown();
+    expect(visit.notes.map((note) => note.text)).toEqual(['First', 'Second', 'After the conflict']);
+    expect(visit.tasks.find((task) => task.id === 't-1')?.status).toBe('completed');
+
+    await sync.keepMine(conflict!.seq!);
+    expect(await sync.syncNow()).toEqual({ sent: 2, stoppedBy: undefined });
+    expect(server.state.visit.title).toBe('Edited by the office');
+    expect(server.state.visit.tasks.find((task) => task.id === 't-1')?.status).toBe('completed');
+    expect(server.state.visit.notes.map((note) => note.text)).toEqual(['First', 'Second', 'After the conflict']);
+    expect(await sync.waitingCount()).toBe(0);
+  });
+
+  it('marks a refusal in the middle of a batch as failed and sends the actions after it in the next batch', async () => {
+    server.state.refuse.add('en-route');
+    await sync.enqueue('wo-1', { kind: 'note', text: 'Before' });
+    await sync.enqueue('wo-1', { kind: 'en-route' });
+    await sync.enqueue('wo-1', { kind: 'note', text: 'After' });
+    expect((await sync.syncNow()).sent).toBe(2);
+    expect(server.state.batches).toEqual([3, 1]);
+    const [failed] = await db.queue.toArray();
+    expect(failed).toMatchObject({ state: 'failed', error: 'Refused on purpose' });
+    expect(server.state.visit.notes.map((note) => note.text)).toEqual(['Before', 'After']);
+  });
+
+  it('keeps each batch under the server\'s body limit (signatures are large)', async () => {
+    const signature = `data:image/png;base64,${'A'.repeat(399_000)}`;
+    for (let index = 0; index < 3; index += 1) {
+      await sync.enqueue('wo-1', { kind: 'complete', summary: `Done ${index}`, materials: [], signerName: null, signature, followUp: null });
+    }
+    expect((await sync.syncNow()).sent).toBe(3);
+    expect(server.state.batches).toEqual([2, 1]);
   });
 
   it('uploads photos after the visit\'s actions, each once, retried after a lost answer', async () => {

@@ -1,12 +1,14 @@
 import {
-  techActionResponseSchema,
+  techActionBatchResponseSchema,
+  techBatchMaxActions,
+  techBatchMaxBytes,
   techMessages,
   techOfflineDays,
   techPhotosResponseSchema,
   techSessionResponseSchema,
-  techVisitSchema,
   techVisitsResponseSchema,
   type TechAction,
+  type TechActionBatchResponse,
   type TechVisit,
 } from '#shared/tech.ts';
 import { ApiError, apiFetch } from '#client/lib/api.ts';
@@ -19,10 +21,13 @@ import type { Owner, QueuedAction, QueuedPhoto, TechDatabase } from './db.ts';
  * - An action is applied to the device's copy at once (the screens fold the queue over the
  *   server's copy) and queued with an idempotency key, the visit's version the device knew
  *   (`baseUpdatedAt`) and when it happened (`takenAt`).
- * - `syncNow()` sends each visit's queue in order. After a success the visit's server copy becomes
- *   the answer, and the visit's next queued actions that were based on the version the sent action
- *   started from are rebased on the answer's `updatedAt`: the app chains its own changes, so only
- *   the office's changes make a conflict.
+ * - `syncNow()` sends each visit's queue in order, in batches (`POST .../actions/batch`, at most
+ *   techBatchMaxActions actions and techBatchMaxBytes, decision 022-d). For each action applied,
+ *   the visit's next queued actions that were based on the version it was sent on are rebased on
+ *   the version it left (the server follows the same chain inside a batch): the app chains its own
+ *   changes, so only the office's changes make a conflict. The visit's server copy becomes the
+ *   batch's answer, stored once. A batch stops at the first action the server refuses; the ones
+ *   after it stay queued, in order.
  * - A network failure (or a 5xx, a 429) stops the loop; the caller retries later. A 409 keeps the
  *   action with the office's version (`current`) until the technician chooses; a 4xx marks it
  *   failed, shown and kept. Nothing is dropped without the technician's say.
@@ -73,6 +78,10 @@ function isTransient(error: unknown): boolean {
 }
 
 const newer = (a: string, b: string) => Date.parse(a) >= Date.parse(b);
+
+const encoder = new TextEncoder();
+/** `{"actions":[` and `]}`, rounded up. */
+const batchEnvelopeBytes = 64;
 
 /** Visits whose queues are sent at the same time (each visit's own queue stays in order). */
 const parallelVisits = 4;
@@ -229,42 +238,97 @@ export function createTechSync(options: TechSyncOptions) {
     return false;
   }
 
-  /** Sends one visit's queue in order; false when the loop must stop (network, session). */
+  /**
+   * The next batch of a visit's pending actions, in order: at most `limit` (techBatchMaxActions)
+   * and under the server's body limit, always at least one.
+   */
+  function nextBatch(pending: QueuedAction[], limit: number): QueuedAction[] {
+    const batch: QueuedAction[] = [];
+    let bytes = batchEnvelopeBytes;
+    for (const item of pending) {
+      if (batch.length >= limit) break;
+      const size = encoder.encode(JSON.stringify(item.action)).length + 1;
+      if (batch.length > 0 && bytes + size > techBatchMaxBytes) break;
+      batch.push(item);
+      bytes += size;
+    }
+    return batch;
+  }
+
+  /**
+   * Stores a batch's answer in one transaction: the applied (and replayed) actions leave the queue,
+   * in order, each moving the device's chain on (what stood on the version an action was sent on
+   * now stands on the version it left, as one answer at a time did); the visit's server copy
+   * becomes the answer's. Where the batch stopped, the action is a conflict (kept with the office's
+   * version until the technician chooses) or a refusal (failed, shown and kept); the actions after
+   * it stay pending, in order.
+   */
+  async function storeBatchAnswer(visitId: string, batch: QueuedAction[], answer: TechActionBatchResponse): Promise<void> {
+    await db.transaction('rw', db.visits, db.queue, async () => {
+      const waiting = (await db.queue.where('visitId').equals(visitId).sortBy('seq')).filter((item) => item.state === 'pending');
+      const base = new Map(waiting.map((item) => [item.seq!, item.action.baseUpdatedAt]));
+      const done = new Set<number>();
+      for (const [index, result] of answer.results.entries()) {
+        const item = batch[index];
+        if (!item || item.action.idempotencyKey !== result.idempotencyKey) throw new Error('The server answered a batch out of order.');
+        const sentBase = base.get(item.seq!) ?? item.action.baseUpdatedAt;
+        done.add(item.seq!);
+        for (const [seq, value] of base) if (!done.has(seq) && value === sentBase) base.set(seq, result.updatedAt);
+      }
+      await db.queue.bulkDelete([...done]);
+      const stoppedAt = answer.stopped ? batch[answer.results.length] : undefined;
+      await db.queue
+        .where('visitId')
+        .equals(visitId)
+        .filter((item) => item.state === 'pending' && base.has(item.seq!))
+        .modify((item) => {
+          item.action.baseUpdatedAt = base.get(item.seq!)!;
+          if (!answer.stopped || item.seq !== stoppedAt?.seq) return;
+          item.attempts += 1;
+          item.error = answer.stopped.message;
+          if (answer.stopped.reason === 'conflict' && answer.visit) {
+            item.state = 'conflict';
+            item.current = answer.visit;
+          } else item.state = 'failed';
+        });
+      // The copy moves on with what was applied (on a conflict: the office's version, which holds it too).
+      if (answer.visit && answer.results.length > 0) await replaceServerCopy(answer.visit);
+    });
+  }
+
+  /** Sends one visit's queue in order, in batches; false when the loop must stop (network, session). */
   async function sendVisitQueue(visitId: string, technicianId: string, outcome: SyncOutcome): Promise<boolean> {
+    // A whole batch refused (a 400 or 413 naming no action): the rest of this visit goes one action a batch, so the refusal lands on its own action.
+    let limit = techBatchMaxActions;
     for (;;) {
       const items = (await db.queue.where('visitId').equals(visitId).sortBy('seq')).filter((item) => isMine(item.owner, technicianId));
       // A conflict waits for the technician: what follows it is not sent around it.
       if (items.some((item) => item.state === 'conflict')) return true;
-      const item = items.find((candidate) => candidate.state === 'pending');
-      if (!item) break;
-      const sentBase = item.action.baseUpdatedAt;
+      const batch = nextBatch(
+        items.filter((candidate) => candidate.state === 'pending'),
+        limit,
+      );
+      if (batch.length === 0) break;
+      const first = batch[0]!;
       try {
-        const raw = await apiFetch<unknown>(`${baseUrl}/api/tech/visits/${encodeURIComponent(visitId)}/actions`, { method: 'POST', body: item.action, headers });
-        const answer = techActionResponseSchema.parse(raw);
-        await db.transaction('rw', db.visits, db.queue, async () => {
-          await db.queue.delete(item.seq!);
-          await replaceServerCopy(answer.visit);
-          // The chain: the next actions taken on the same version now stand on the answer's.
-          await db.queue
-            .where('visitId')
-            .equals(visitId)
-            .filter((next) => next.state === 'pending' && next.action.baseUpdatedAt === sentBase)
-            .modify((next) => {
-              next.action.baseUpdatedAt = answer.visit.updatedAt;
-            });
+        const raw = await apiFetch<unknown>(`${baseUrl}/api/tech/visits/${encodeURIComponent(visitId)}/actions/batch`, {
+          method: 'POST',
+          body: { actions: batch.map((item) => item.action) },
+          headers,
         });
-        outcome.sent += 1;
+        const answer = techActionBatchResponseSchema.parse(raw);
+        await storeBatchAnswer(visitId, batch, answer);
+        outcome.sent += answer.results.length;
+        if (answer.stopped?.reason === 'conflict') return true;
       } catch (error) {
-        if (isTransient(error)) await db.queue.update(item.seq!, { attempts: item.attempts + 1 });
+        if (isTransient(error)) await db.queue.update(first.seq!, { attempts: first.attempts + 1 });
         if (stopsTheLoop(error, outcome)) return false;
-        const apiError = error as ApiError;
-        const current = apiError.status === 409 ? techVisitSchema.safeParse((apiError.details as { current?: unknown } | undefined)?.current) : undefined;
-        if (current?.success) {
-          await db.queue.update(item.seq!, { state: 'conflict', current: current.data, error: apiError.message, attempts: item.attempts + 1 });
-          return true;
+        if (batch.length > 1) {
+          limit = 1;
+          continue;
         }
-        // A refusal (a 4xx, or a 409 without the office's version: a step the status no longer allows).
-        await db.queue.update(item.seq!, { state: 'failed', error: apiError.message, attempts: item.attempts + 1 });
+        // A refusal of the one action (another's visit, an action the server cannot read).
+        await db.queue.update(first.seq!, { state: 'failed', error: (error as ApiError).message, attempts: first.attempts + 1 });
       }
     }
     return sendVisitPhotos(visitId, technicianId, outcome);

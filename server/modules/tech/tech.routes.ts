@@ -3,7 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema, mediaResponse } from '#shared/api.ts';
 import { customerPhotoMessages } from '#shared/customer.ts';
 import {
+  techActionBatchResponseSchema,
+  techActionBatchSchema,
   techActionResponseSchema,
+  techBatchMaxBytes,
   techActionSchema,
   techPhotoHeadersSchema,
   techPhotoParamsSchema,
@@ -61,6 +64,16 @@ export async function techRoutes(app: FastifyInstance, { tech }: Options): Promi
     // The signature's data URL is at most 400,000 characters; the rest of an action is small.
     { bodyLimit: 512 * 1024, schema: { params: techVisitParamsSchema, body: techActionSchema, response: { 200: techActionResponseSchema } } },
     async (request) => tech.act(request.staffUser!, request.params.id, request.body),
+  );
+
+  routes.post(
+    '/api/tech/visits/:id/actions/batch',
+    // Up to techBatchMaxActions actions (a 400 above that); a longer body is a 413 before parsing.
+    {
+      bodyLimit: techBatchMaxBytes,
+      schema: { params: techVisitParamsSchema, body: techActionBatchSchema, response: { 200: techActionBatchResponseSchema } },
+    },
+    async (request) => tech.actBatch(request.staffUser!, request.params.id, request.body.actions),
   );
 
   routes.get('/api/tech/visits/:id/signature', { schema: { params: techVisitParamsSchema, response: { 200: mediaResponse('image/png', 'The customer’s signature') } } }, async (request, reply) =>

@@ -12,7 +12,10 @@ import {
   techOfflineDays,
   techPhotoUrl,
   techSignatureUrl,
+  type TechActionBatchResponse,
   type TechActionResponse,
+  type TechBatchResult,
+  type TechBatchStop,
   type TechPhoto,
   type TechVisit,
   type TechVisitsResponse,
@@ -350,6 +353,63 @@ export function createTechService(options: TechServiceOptions) {
     }
   }
 
+  /**
+   * One action in one transaction, the rules of both action routes: the work order locked and
+   * checked to be this technician's (404), a replayed idempotency key answered without a change, a
+   * stale base version refused with the current visit (409 with `current`), then the change, its
+   * log entry, the applied key and a new version. `answerVisit` reads the whole visit in the same
+   * transaction (the single route's answer); the batch reads it once at its end.
+   */
+  async function applyOne(
+    user: StaffUser,
+    key: string,
+    action: TechAction,
+    options: { answerVisit: boolean },
+  ): Promise<{ applied: boolean; updatedAt: string; visit?: TechVisit }> {
+    const technicianId = technicianOf(user);
+    // The step's time is the device's, never later than the server's clock.
+    const at = new Date(Math.min(new Date(action.takenAt).getTime(), now().getTime()));
+    // The signature is checked before anything is locked (decoding takes a moment).
+    const signature = action.kind === 'complete' && action.signature ? await decodeSignature(action.signature) : undefined;
+    let storedSignature: string | undefined;
+    try {
+      const result = await withTransaction(db, async (tx) => {
+        const repo = createTechRepository(tx);
+        const before = await repo.lockAssigned(technicianId, key);
+        if (!before) throw visitNotFound();
+        const answer = async (applied: boolean, updatedAt: Date) => ({
+          applied,
+          updatedAt: updatedAt.toISOString(),
+          visit: options.answerVisit ? await visitIn(tx, technicianId, key) : undefined,
+        });
+        const done = await repo.findAction(action.idempotencyKey);
+        if (done) {
+          // The same key on another visit is not a replay of this one.
+          if (done.workOrderId !== key) throw new AppError('CONFLICT', 'This action was already applied to another visit.');
+          return answer(false, before.updatedAt);
+        }
+        if (!isSameVersion(before.updatedAt, action.baseUpdatedAt)) {
+          throw new AppError('CONFLICT', techMessages.conflict, { current: await visitIn(tx, technicianId, key) });
+        }
+        if (signature) {
+          storedSignature = `signatures/${key}/${at.getTime()}-${randomBytes(4).toString('hex')}.png`;
+          await storage.put(storedSignature, signature, 'image/png');
+        }
+        const after = await apply(tx, repo, before, action, at, user, storedSignature ?? null);
+        await repo.insertAction({ idempotencyKey: action.idempotencyKey, workOrderId: key, staffUserId: user.id, kind: action.kind, takenAt: at });
+        return answer(true, after.updatedAt);
+      });
+      if (result.applied && (action.kind === 'en-route' || action.kind === 'complete')) onWorkOrderMessaging();
+      if (!result.applied && storedSignature) await storage.delete(storedSignature).catch(() => undefined);
+      return result;
+    } catch (error) {
+      if (storedSignature) await storage.delete(storedSignature).catch(() => undefined);
+      // The same key sent for two visits at the same moment: the key's primary key lets one in.
+      if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'This action was already applied to another visit.');
+      throw error;
+    }
+  }
+
   return {
     async session(user: StaffUser) {
       const technician = await repository.technician(technicianOf(user));
@@ -374,49 +434,57 @@ export function createTechService(options: TechServiceOptions) {
     },
 
     /**
-     * One action from the app, in one transaction: the work order locked and checked to be this
-     * technician's (404), a replayed idempotency key answered without a change, a stale base
+     * One action from the app, in one transaction (applyOne): the work order locked and checked to
+     * be this technician's (404), a replayed idempotency key answered without a change, a stale base
      * version refused with the current visit (409), then the change, its log entry and a new version.
+     * The answer is the visit as that transaction left it.
      */
     async act(user: StaffUser, id: string, action: TechAction): Promise<TechActionResponse> {
+      const { visit, applied } = await applyOne(user, visitKey(id), action, { answerVisit: true });
+      return { visit: visit!, applied };
+    },
+
+    /**
+     * A run of one visit's queued actions (decision 022-d): each applied by applyOne, as the single
+     * route does, in its own transaction and in order, so what was applied stays applied whatever
+     * follows. The first refusal stops the batch: a stale version (409 with the office's version) is
+     * a conflict, anything else a refusal, and the actions after it are not looked at. The device's
+     * chain is followed: an action sent on the same version as an earlier action of the batch
+     * stands on the version that one produced, as the app would have rebased it after its answer.
+     * Another technician's visit (or none) is the same 404 as the single route's; a server failure
+     * fails the request (the device sends the batch again: what was applied replays).
+     */
+    async actBatch(user: StaffUser, id: string, actions: TechAction[]): Promise<TechActionBatchResponse> {
       const technicianId = technicianOf(user);
       const key = visitKey(id);
-      // The step's time is the device's, never later than the server's clock.
-      const at = new Date(Math.min(new Date(action.takenAt).getTime(), now().getTime()));
-      // The signature is checked before anything is locked (decoding takes a moment).
-      const signature = action.kind === 'complete' && action.signature ? await decodeSignature(action.signature) : undefined;
-      let storedSignature: string | undefined;
-      try {
-        const result = await withTransaction(db, async (tx) => {
-          const repo = createTechRepository(tx);
-          const before = await repo.lockAssigned(technicianId, key);
-          if (!before) throw visitNotFound();
-          const done = await repo.findAction(action.idempotencyKey);
-          if (done) {
-            // The same key on another visit is not a replay of this one.
-            if (done.workOrderId !== key) throw new AppError('CONFLICT', 'This action was already applied to another visit.');
-            return { visit: await visitIn(tx, technicianId, key), applied: false };
-          }
-          if (!isSameVersion(before.updatedAt, action.baseUpdatedAt)) {
-            throw new AppError('CONFLICT', techMessages.conflict, { current: await visitIn(tx, technicianId, key) });
-          }
-          if (signature) {
-            storedSignature = `signatures/${key}/${at.getTime()}-${randomBytes(4).toString('hex')}.png`;
-            await storage.put(storedSignature, signature, 'image/png');
-          }
-          await apply(tx, repo, before, action, at, user, storedSignature ?? null);
-          await repo.insertAction({ idempotencyKey: action.idempotencyKey, workOrderId: key, staffUserId: user.id, kind: action.kind, takenAt: at });
-          return { visit: await visitIn(tx, technicianId, key), applied: true };
-        });
-        if (result.applied && (action.kind === 'en-route' || action.kind === 'complete')) onWorkOrderMessaging();
-        if (!result.applied && storedSignature) await storage.delete(storedSignature).catch(() => undefined);
-        return result;
-      } catch (error) {
-        if (storedSignature) await storage.delete(storedSignature).catch(() => undefined);
-        // The same key sent for two visits at the same moment: the key's primary key lets one in.
-        if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'This action was already applied to another visit.');
-        throw error;
+      const results: TechBatchResult[] = [];
+      let stopped: TechBatchStop | null = null;
+      let current: TechVisit | undefined;
+      /** A version the device sent (ms) -> the version it now stands for, after this batch's actions. */
+      const chain = new Map<number, string>();
+      for (const action of actions) {
+        const sent = Date.parse(action.baseUpdatedAt);
+        const base = chain.get(sent) ?? action.baseUpdatedAt;
+        try {
+          const { applied, updatedAt } = await applyOne(user, key, { ...action, baseUpdatedAt: base }, { answerVisit: false });
+          results.push({ idempotencyKey: action.idempotencyKey, applied, updatedAt });
+          // The app's rule (sync.ts): what stood on the version this action was sent on now stands on the answer's.
+          const baseMs = Date.parse(base);
+          for (const [from, to] of chain) if (Date.parse(to) === baseMs) chain.set(from, updatedAt);
+          chain.set(sent, updatedAt);
+          chain.set(baseMs, updatedAt);
+        } catch (error) {
+          if (!(error instanceof AppError) || error.status >= 500) throw error;
+          // Nothing applied yet and the visit is not this technician's: the single route's 404, for the whole request.
+          if (results.length === 0 && error.code === 'NOT_FOUND' && error.message === techMessages.visitNotFound) throw error;
+          const office = (error.details as { current?: TechVisit } | undefined)?.current;
+          if (office) current = office;
+          stopped = { idempotencyKey: action.idempotencyKey, reason: office ? 'conflict' : 'refused', status: error.status, code: error.code, message: error.message };
+          break;
+        }
       }
+      if (!current) current = await visitIn(db, technicianId, key).catch((error: unknown) => (error instanceof AppError && error.code === 'NOT_FOUND' ? undefined : Promise.reject(error)));
+      return { results, stopped, visit: current ?? null };
     },
 
     /**
