@@ -21,7 +21,11 @@ export default [
     route('*', 'routes/public/home.tsx', { id: 'public-catch-all' }),
   ]),
   // The technician app (issue 19): its own layout and offline store, outside the back office.
-  route('tech', 'routes/tech/layout.tsx', [index('routes/tech/my-day.tsx'), route('visits/:id', 'routes/tech/visit.tsx', { id: 'tech-visit' })]),
+  route('tech', 'routes/tech/layout.tsx', [
+    index('routes/tech/my-day.tsx'),
+    route('visits/:id', 'routes/tech/visit.tsx', { id: 'tech-visit' }),
+    route('account', 'routes/tech/account.tsx', { id: 'tech-account' }),
+  ]),
   layout('routes/admin/providers.tsx', [
     route('admin/login', 'routes/admin/login.tsx'),
     // Public (no session): where a one-time set-password link lands.

@@ -62,6 +62,7 @@ import { technicianSettingsRoutes } from './modules/technicians/technician.route
 import { createTechnicianService } from './modules/technicians/technician.service.ts';
 import { techRoutes } from './modules/tech/tech.routes.ts';
 import { createTechService } from './modules/tech/tech.service.ts';
+import { pruneTechActions } from './modules/tech/tech-housekeeping.ts';
 import { calendarRoutes, createCalendarRepository, createCalendarService, createTechnicianBookings } from './modules/calendar/index.ts';
 import { createCustomerRepository } from './modules/customers/customer.repository.ts';
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
@@ -115,7 +116,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
 
-  const auth = createAuthService(createAuthRepository(database.db), config.session, now);
+  const authRepository = createAuthRepository(database.db);
+  const auth = createAuthService(authRepository, config.session, now);
   registerSessionGuard(app, auth, { siteUrl: config.company.siteUrl });
   // Before any route: the OpenAPI document is built from the routes' schemas as they register.
   await registerOpenApi(app, { company: config.company });
@@ -301,7 +303,13 @@ export async function buildApp({ config, database, logger, logStream, serveClien
 
   // Settings (issue 10): admins only, by the session guard's rule for /api/admin/settings/*.
   await app.register(auditRoutes, { db: database.db });
-  await app.register(technicianSettingsRoutes, { technicians: createTechnicianService({ db: database.db }) });
+  await app.register(technicianSettingsRoutes, {
+    technicians: createTechnicianService({
+      db: database.db,
+      endSessionsOfTechnician: (tx, technicianId) => authRepository.deleteSessionsOfTechnician(technicianId, tx),
+      onSessionsEnded: (sessionIds) => liveStreams.endSessions(sessionIds),
+    }),
+  });
   await app.register(settingsRoutes, {
     company: config.company,
     integrations: createIntegrationsService({
@@ -324,6 +332,12 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   });
 
   app.decorate('authService', auth);
+  // The hourly housekeeping (start.ts): expired sessions and old login attempts; the technician
+  // app's idempotency records past their window (decision 022-a, "Later"). Each runs on its own.
+  app.decorate('housekeeping', async () => {
+    const results = await Promise.allSettled([auth.purgeExpired(), pruneTechActions(database.db, now?.() ?? new Date())]);
+    for (const result of results) if (result.status === 'rejected') app.log.warn({ err: result.reason }, 'housekeeping failed');
+  });
   app.decorate('emailOutbox', emailOutbox);
   app.decorate('messaging', messagingRunner);
   app.decorate('changeFeed', changeFeed);
@@ -334,6 +348,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
 declare module 'fastify' {
   interface FastifyInstance {
     authService: ReturnType<typeof createAuthService>;
+    housekeeping: () => Promise<void>;
     emailOutbox: EmailOutbox;
     messaging: MessagingRunner;
     changeFeed: ChangeFeed;

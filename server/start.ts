@@ -64,7 +64,7 @@ export async function startServer(config: AppConfig, opening: DatabaseOpening = 
 
     const stopMaintenance = startEmbeddedMaintenance(database, { timeZone: config.businessTimeZone, log: app.log });
     const purge = setInterval(() => {
-      app?.authService.purgeExpired().catch((error: unknown) => app?.log.warn({ err: error }, 'session purge failed'));
+      void app?.housekeeping();
     }, 3_600_000);
     purge.unref();
 

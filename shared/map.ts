@@ -129,6 +129,12 @@ export const mapPropertyDetailsSchema = mapPropertySchema.extend({
   customers: z.array(z.object({ id: z.string(), name: z.string(), phone: z.string(), email: z.string().nullable(), type: z.enum(customerTypes) })),
   /** Active work orders, newest first, at most mapDefaults.popupWorkOrders. */
   activeWorkOrderDetails: z.array(mapWorkOrderSummarySchema),
+  /**
+   * Today's completed visits (service date today in the business's time zone, the marker's "done"
+   * ring's rule), the latest done first, at most mapDefaults.popupWorkOrders: the popup's
+   * "Done <time>" lines (issue 19, decision 022-a "Later").
+   */
+  doneTodayDetails: z.array(mapWorkOrderSummarySchema),
 });
 export type MapPropertyDetails = z.infer<typeof mapPropertyDetailsSchema>;
 
@@ -154,6 +160,8 @@ export const mapMessages = {
   activeOnly: 'Active Only',
   hasActiveWorkOrders: 'Has Active Work Orders',
   noActiveWorkOrders: 'No Active Work Orders',
+  /** The popup's list of today's completed visits (issue 19). */
+  doneToday: 'Done today',
   more: (n: number) => `+${n} more...`,
   viewDetails: 'View Details',
   viewCustomer: 'View Customer',

@@ -11,6 +11,11 @@ export const technicianSettingsItemSchema = z.object({
   active: z.boolean(),
   /** Open (pending, scheduled, in progress) work orders assigned to the technician. */
   openWorkOrders: z.number().int(),
+  /**
+   * The e-mail of the staff account that is this technician (their sign-in to the technician app),
+   * or null. It works only while the technician is active (decision 022-a, "Later").
+   */
+  accountEmail: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -41,3 +41,18 @@ export async function apiFetch<T>(
   }
   return body as T;
 }
+
+/** A server refusal's message for one field ("password", "newPassword"), if it named that field. */
+export function fieldErrorOf(error: unknown, field: string): string | undefined {
+  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return undefined;
+  const problem = (error.details as { path?: unknown; message?: unknown }[]).find(
+    (item) => typeof item.path === 'string' && item.path.split('.').at(-1) === field,
+  );
+  return typeof problem?.message === 'string' ? problem.message : undefined;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof ApiError && error.status !== 0 && error.status < 500
+    ? error.message
+    : 'An unexpected error occurred. Please try again.';
+}

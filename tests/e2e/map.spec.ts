@@ -18,6 +18,7 @@ const spots = {
   viewSwitch: { latitude: 35.12, longitude: -80.9 },
   liveFocus: { latitude: 33.6, longitude: -78.6 },
   liveOther: { latitude: 34.5, longitude: -81.6 },
+  doneToday: { latitude: 32.08, longitude: -78.6 },
 } as const;
 
 type Spot = { latitude: number; longitude: number };
@@ -213,6 +214,28 @@ test.describe('service map', () => {
     await expect(alert).toHaveCount(0);
     await expect(marker(page, customer.address)).toBeVisible();
     await expect(page.getByTestId('map-header-count')).toHaveText(/properties with active work orders/);
+  });
+
+  test("the popup lists today's completed visit with its time under the active work orders", async ({ page }) => {
+    const customer = await pinnedCustomer(page.request, spots.doneToday);
+    const active = unique('Map open job');
+    await addWorkOrder(page.request, customer.id, { title: active });
+    const doneTitle = unique('Map done job');
+    const done = await addWorkOrder(page.request, customer.id, { title: doneTitle });
+    // Done today through the office's status changes (the technician app's steps set the same columns).
+    for (const status of ['in-progress', 'completed']) {
+      const current = (await (await page.request.get(`/api/admin/work-orders/${done.id}`)).json()) as { workOrder: { updatedAt: string } };
+      const changed = await page.request.post(`/api/admin/work-orders/${done.id}/status`, { data: { status, expectedUpdatedAt: current.workOrder.updatedAt } });
+      expect(changed.ok(), await changed.text()).toBe(true);
+    }
+    await openMap(page);
+    await marker(page, customer.address).click();
+    await expect(popup(page).getByRole('list', { name: 'Active work orders' }).getByRole('listitem')).toHaveCount(1);
+    const doneList = popup(page).getByRole('list', { name: mapMessages.doneToday });
+    await expect(doneList.getByRole('listitem')).toHaveCount(1);
+    await expect(doneList).toContainText(doneTitle);
+    await expect(doneList.getByTestId('map-field-step')).toHaveText(/^Done \d{1,2}:\d{2} [AP]M$/);
+    await expectNoSeriousA11yViolations(page);
   });
 
   test('on a phone the filters fold away and the details open full width', async ({ page }) => {

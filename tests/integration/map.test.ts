@@ -250,6 +250,14 @@ describe('GET /api/admin/map/properties', () => {
       const details = (await get(`/api/admin/map/property?${new URLSearchParams(baySt).toString()}`)).json<MapPropertyDetails>();
       const bob = details.activeWorkOrderDetails.find((item) => item.title === 'B today');
       expect(bob?.enRouteAt && new Date(bob.enRouteAt).toISOString()).toBe('2026-03-10T14:30:00.000Z');
+      // The popup lists today's completed visit with its time (the marker's ring), not the one of two days ago.
+      const tiles = { url: '/t/{z}/{x}/{y}.png', attribution: 'x' };
+      const done = await createMapService({ db: context.database.db, timeZone, tiles, now: () => now }).property(mayRiver);
+      expect(done.activeWorkOrderDetails).toEqual([]);
+      expect(done.doneTodayDetails.map((item) => [item.title, item.status, item.completedAt])).toEqual([['C today', 'completed', '2026-03-10T13:00:00.000Z']]);
+      // The next day (just after midnight in New York) it is no longer today's.
+      const nextDay = await createMapService({ db: context.database.db, timeZone, tiles, now: () => new Date('2026-03-11T04:30:00Z') }).property(mayRiver);
+      expect(nextDay.doneTodayDetails).toEqual([]);
     } finally {
       await context.database.query('delete from work_orders where id = any($1::uuid[])', [[workOrderIds['B today'], workOrderIds['C today']]]);
       await context.database.query('update work_orders set started_at = null where id = $1', [workOrderIds['A2 in progress']]);
@@ -375,7 +383,7 @@ describe('GET /api/admin/map/property', () => {
 
   it('has no highest priority when nothing is active', async () => {
     const details = (await get(propertyUrl(mayRiver))).json<MapPropertyDetails>();
-    expect(details).toMatchObject({ customerCount: 1, activeWorkOrders: 0, completedCount: 1, highestPriority: null, activeWorkOrderDetails: [] });
+    expect(details).toMatchObject({ customerCount: 1, activeWorkOrders: 0, completedCount: 1, highestPriority: null, activeWorkOrderDetails: [], doneTodayDetails: [] });
   });
 
   it('answers 404 where no geocoded customer is, and 400 without an address', async () => {

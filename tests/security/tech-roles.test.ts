@@ -13,7 +13,8 @@ import { createStaff, createTechnicianStaff, createTestApp, signIn, testPassword
 
 let context: TestContext;
 const routes: { method: string; url: string }[] = [];
-const cookies = { admin: '', dispatcher: '', technician: '', unlinked: '' };
+const cookies = { admin: '', dispatcher: '', technician: '', unlinked: '', deactivated: '' };
+let deactivatedTechnicianId = '';
 
 /** A concrete address for a route pattern: every parameter becomes a well-formed id that names nothing. */
 const concrete = (url: string) =>
@@ -38,7 +39,11 @@ beforeAll(async () => {
       for (const method of ([] as HTTPMethods[]).concat(route.method)) routes.push({ method, url: route.url });
     },
   });
-  const [technician] = await context.database.db.insert(technicians).values({ name: 'Mike Johnson' }).returning({ id: technicians.id });
+  const [technician, leaving] = await context.database.db
+    .insert(technicians)
+    .values([{ name: 'Mike Johnson' }, { name: 'Sarah Williams' }])
+    .returning({ id: technicians.id });
+  deactivatedTechnicianId = leaving!.id;
   await createStaff(context.database, 'admin@example.com', testPassword, 'admin');
   await createStaff(context.database, 'dispatch@example.com', testPassword, 'dispatcher');
   await createTechnicianStaff(context.database, technician!.id, 'mike.tech@example.com');
@@ -48,6 +53,16 @@ beforeAll(async () => {
   cookies.dispatcher = await signIn(context.app, 'dispatch@example.com');
   cookies.technician = await signIn(context.app, 'mike.tech@example.com');
   cookies.unlinked = await signIn(context.app, 'unlinked.tech@example.com');
+  // A technician deactivated in Settings while signed in (decision 022-a, "Later").
+  await createTechnicianStaff(context.database, deactivatedTechnicianId, 'sarah.tech@example.com');
+  cookies.deactivated = await signIn(context.app, 'sarah.tech@example.com');
+  const deactivated = await context.app.inject({
+    method: 'PATCH',
+    url: `/api/admin/settings/technicians/${deactivatedTechnicianId}`,
+    headers: { cookie: cookies.admin },
+    payload: { active: false },
+  });
+  if (deactivated.statusCode !== 200) throw new Error(`deactivating failed: ${deactivated.body}`);
 });
 afterAll(() => context.close());
 
@@ -68,6 +83,7 @@ describe('a technician in the office', () => {
         { method: 'POST', url: '/api/tech/visits/:id/photos' },
         { method: 'GET', url: '/api/tech/visits/:id/signature' },
         { method: 'GET', url: '/api/tech/photos/:photoId/:variant' },
+        { method: 'PUT', url: '/api/tech/account/password' },
       ]),
     );
   });
@@ -113,6 +129,15 @@ describe('everyone else in the technician app', () => {
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
       expect(response.json().error.message).toBe(techMessages.noTechnicianLinked);
     }
+  });
+
+  it('answers 401 to a technician deactivated in Settings on every /api/tech route and every office route, and refuses their sign-in', async () => {
+    for (const route of [...techRoutes(), ...officeRoutes()]) {
+      const response = await call(route.method, concrete(route.url), cookies.deactivated);
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
+    }
+    const login = await context.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'sarah.tech@example.com', password: testPassword }, remoteAddress: '127.0.3.1' });
+    expect(login.statusCode).toBe(401);
   });
 
   it('lets the linked technician reach every /api/tech route (404 for ids that name nothing, not 401/403)', async () => {

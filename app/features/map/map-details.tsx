@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router';
 import { googleMapsSearchUrl, mapDefaults, mapMessages, type MapCustomer, type MapCustomerDetails, type MapProperty, type MapPropertyDetails, type MapWorkOrderSummary } from '#shared/map.ts';
 import { fieldStepOf, fieldStepText } from '#shared/tech.ts';
@@ -49,28 +49,54 @@ function StatusBadges({ property }: { property: MapProperty }) {
   );
 }
 
+function WorkOrderItem({ workOrder }: { workOrder: MapWorkOrderSummary }) {
+  return (
+    <li className="rounded border border-slate-200 px-2 py-1 text-sm">
+      <Link to={`/admin/workorders/${encodeURIComponent(workOrder.id)}`} className="font-semibold text-brand-700 hover:underline">
+        {workOrderNumber(workOrder)}
+      </Link>{' '}
+      <span className="text-slate-900">{workOrder.title}</span>
+      <span className="mt-0.5 flex flex-wrap items-center gap-1 text-xs text-slate-600">
+        <span className="capitalize">{workOrder.serviceType}</span>
+        <Badge tone={workOrderStatusTone(workOrder.status)}>{workOrderStatusLabel(workOrder.status)}</Badge>
+        <FieldStepNote workOrder={workOrder} />
+      </span>
+    </li>
+  );
+}
+
+/** The active work orders, then today's completed visits ("Done 2:15 PM": the marker's ring, issue 19). */
 function WorkOrderList({ details }: { details: MapPropertyDetails }) {
   const shown = details.activeWorkOrderDetails.slice(0, mapDefaults.popupWorkOrders);
   const more = details.activeWorkOrders - shown.length;
-  if (shown.length === 0) return <p className="text-sm text-slate-600">{mapMessages.noActiveWorkOrders}</p>;
+  const done = details.doneTodayDetails.slice(0, mapDefaults.popupWorkOrders);
+  const doneId = useId();
   return (
-    <div>
-      <ul aria-label="Active work orders" className="space-y-1.5">
-        {shown.map((workOrder) => (
-          <li key={workOrder.id} className="rounded border border-slate-200 px-2 py-1 text-sm">
-            <Link to={`/admin/workorders/${encodeURIComponent(workOrder.id)}`} className="font-semibold text-brand-700 hover:underline">
-              {workOrderNumber(workOrder)}
-            </Link>{' '}
-            <span className="text-slate-900">{workOrder.title}</span>
-            <span className="mt-0.5 flex flex-wrap items-center gap-1 text-xs text-slate-600">
-              <span className="capitalize">{workOrder.serviceType}</span>
-              <Badge tone={workOrderStatusTone(workOrder.status)}>{workOrderStatusLabel(workOrder.status)}</Badge>
-              <FieldStepNote workOrder={workOrder} />
-            </span>
-          </li>
-        ))}
-      </ul>
-      {more > 0 ? <p className="mt-1 text-sm text-slate-600">{mapMessages.more(more)}</p> : null}
+    <div className="space-y-2">
+      {shown.length === 0 ? (
+        <p className="text-sm text-slate-600">{mapMessages.noActiveWorkOrders}</p>
+      ) : (
+        <div>
+          <ul aria-label="Active work orders" className="space-y-1.5">
+            {shown.map((workOrder) => (
+              <WorkOrderItem key={workOrder.id} workOrder={workOrder} />
+            ))}
+          </ul>
+          {more > 0 ? <p className="mt-1 text-sm text-slate-600">{mapMessages.more(more)}</p> : null}
+        </div>
+      )}
+      {done.length > 0 ? (
+        <div>
+          <p id={doneId} className="text-xs font-semibold text-slate-700 uppercase">
+            {mapMessages.doneToday}
+          </p>
+          <ul aria-labelledby={doneId} className="mt-1 space-y-1.5">
+            {done.map((workOrder) => (
+              <WorkOrderItem key={workOrder.id} workOrder={workOrder} />
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AddStaffInput, ChangeOwnPasswordInput, PasswordSetup, StaffChangeResponse as StaffChange, StaffListResponse } from '#shared/auth.ts';
 import type { StaffRole } from '#shared/enums.ts';
-import { ApiError, apiFetch } from '#client/lib/api.ts';
+import { apiFetch } from '#client/lib/api.ts';
 
 /** Query keys of the staff accounts (settings) and of the signed-in user's own account. */
 export const staffKeys = { all: ['staff'] as const, list: () => [...staffKeys.all, 'list'] as const };
@@ -58,17 +58,5 @@ export function useChangeOwnPassword() {
   });
 }
 
-/** A server refusal's message for one field ("password", "newPassword"), if it named that field. */
-export function fieldErrorOf(error: unknown, field: string): string | undefined {
-  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return undefined;
-  const problem = (error.details as { path?: unknown; message?: unknown }[]).find(
-    (item) => typeof item.path === 'string' && item.path.split('.').at(-1) === field,
-  );
-  return typeof problem?.message === 'string' ? problem.message : undefined;
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof ApiError && error.status !== 0 && error.status < 500
-    ? error.message
-    : 'An unexpected error occurred. Please try again.';
-}
+// Moved to lib/api.ts (the technician app uses them too); re-exported for the settings screens.
+export { fieldErrorOf, messageOf } from '#client/lib/api.ts';

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { technicianPalette, type TechnicianSettingsItem } from '#shared/technician.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
@@ -167,14 +167,24 @@ function TechnicianRow({ technician, onMessage }: { technician: TechnicianSettin
     }
   }
 
+  // Deactivating a technician who signs in to the technician app ends that sign-in too (decision
+  // 022-a, "Later"): the admin is told and confirms first.
+  const [isConfirming, setIsConfirming] = useState(false);
+  const confirmId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
   async function toggleActive() {
     setErrors({});
+    setIsConfirming(false);
     try {
       const { technician: saved } = await update.mutateAsync({ id: technician.id, active: !technician.active });
+      const account = saved.accountEmail;
       onMessage(
         saved.active
-          ? `${saved.name} is active again and can be chosen for new work.`
-          : `${saved.name} was deactivated: no longer offered for new work, still shown on the orders they have.`,
+          ? `${saved.name} is active again and can be chosen for new work.${account ? ` They can sign in to the technician app again (${account}).` : ''}`
+          : `${saved.name} was deactivated: no longer offered for new work, still shown on the orders they have.${
+              account ? ` Their technician app sign-in (${account}) was signed out and stays refused while they are inactive.` : ''
+            }`,
       );
     } catch (error) {
       setErrors(errorsFrom(error));
@@ -212,6 +222,12 @@ function TechnicianRow({ technician, onMessage }: { technician: TechnicianSettin
           <span className="font-mono">{technician.color}</span> ·{' '}
           {technician.openWorkOrders === 1 ? '1 open work order' : `${technician.openWorkOrders} open work orders`}
         </p>
+        {technician.accountEmail ? (
+          <p className="text-sm text-slate-600">
+            Technician app sign-in: <span className="font-medium text-slate-800">{technician.accountEmail}</span>
+            {technician.active ? null : ' (refused while inactive)'}
+          </p>
+        ) : null}
       </div>
       <Badge tone={technician.active ? 'success' : 'neutral'}>{technician.active ? 'Active' : 'Inactive'}</Badge>
       <div className="flex gap-2">
@@ -221,13 +237,38 @@ function TechnicianRow({ technician, onMessage }: { technician: TechnicianSettin
         <Button
           variant={technician.active ? 'danger' : 'secondary'}
           size="sm"
-          onClick={() => void toggleActive()}
+          onClick={() => (technician.active && technician.accountEmail ? setIsConfirming(true) : void toggleActive())}
           disabled={update.isPending}
+          ref={toggleRef}
           aria-label={`${technician.active ? 'Deactivate' : 'Activate'} ${technician.name}`}
         >
           {technician.active ? 'Deactivate' : 'Activate'}
         </Button>
       </div>
+      {isConfirming ? (
+        <div role="alertdialog" aria-labelledby={confirmId} className="w-full rounded-md border border-amber-300 bg-amber-50 p-3">
+          <p id={confirmId} className="text-slate-900">
+            {technician.name} signs in to the technician app as {technician.accountEmail}. Deactivating signs them out on every device and refuses that
+            sign-in until they are active again.
+          </p>
+          <div className="mt-2 flex gap-2">
+            <Button variant="danger" size="sm" onClick={() => void toggleActive()} disabled={update.isPending}>
+              Deactivate and sign out
+            </Button>
+            <Button
+              variant="secondary"
+              size="sm"
+              autoFocus
+              onClick={() => {
+                setIsConfirming(false);
+                toggleRef.current?.focus();
+              }}
+            >
+              Cancel
+            </Button>
+          </div>
+        </div>
+      ) : null}
       {errors.form || errors.name ? <Alert className="w-full">{errors.form ?? errors.name}</Alert> : null}
     </li>
   );

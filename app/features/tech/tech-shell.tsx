@@ -49,6 +49,13 @@ export function TechShell({ children }: { children: ReactNode }) {
             My day
           </Link>
           {snapshot?.technician ? <span className="truncate text-sm text-slate-100">{snapshot.technician.name}</span> : null}
+          <Link
+            to={techAccountPath}
+            aria-current={location.pathname === techAccountPath ? 'page' : undefined}
+            className="flex min-h-12 items-center rounded-md px-2 text-sm font-semibold underline-offset-4 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-white aria-[current=page]:underline"
+          >
+            Account
+          </Link>
           <div className="ml-auto flex items-center gap-2">
             <div role="status" aria-live="polite" className="flex items-center gap-2">
               {status.online ? null : <span className="rounded-full bg-amber-300 px-3 py-1 text-sm font-bold text-slate-950">Offline</span>}
@@ -78,8 +85,14 @@ export function TechShell({ children }: { children: ReactNode }) {
   );
 }
 
-/** Sign out; with changes still waiting it asks first, since they live only on this phone. */
-function SignOut({ waiting }: { waiting: number }) {
+/** The technician's own account: password and sign out (decision 022-a, "Later"). */
+export const techAccountPath = '/tech/account';
+
+/**
+ * Sign out; with changes still waiting it asks first, since they live only on this phone. In the
+ * header (white on the brand colour) and on the Account screen (a full-width button).
+ */
+export function SignOut({ waiting, variant = 'header' }: { waiting: number; variant?: 'header' | 'page' }) {
   const navigate = useNavigate();
   const [isAsking, setIsAsking] = useState(false);
   const [isLeaving, setIsLeaving] = useState(false);
@@ -113,7 +126,11 @@ function SignOut({ waiting }: { waiting: number }) {
       type="button"
       onClick={() => (waiting > 0 ? setIsAsking(true) : void signOut())}
       disabled={isLeaving}
-      className="min-h-12 rounded-md border border-white/60 px-3 text-sm font-semibold hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-white"
+      className={
+        variant === 'page'
+          ? buttonClass('secondary', 'md', 'min-h-12 w-full')
+          : 'min-h-12 rounded-md border border-white/60 px-3 text-sm font-semibold hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-white'
+      }
     >
       Sign out
     </button>

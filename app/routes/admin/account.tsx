@@ -1,4 +1,4 @@
-import { ChangePasswordScreen } from '#client/features/account/index.ts';
+import { ChangePasswordScreen } from '#client/features/settings/index.ts';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { withTransaction, type Database } from '#server/db/client.ts';
 import { loginAttempts, loginThrottles, sessions, staffUsers, technicians } from '#server/db/schema/index.ts';
 import { throttleScopes, type ThrottleScope, type ThrottleStates, type ThrottleWrites } from './login-throttle.ts';
@@ -15,11 +15,15 @@ export function createAuthRepository(db: Database) {
     })
     .from(sessions)
     .innerJoin(staffUsers, eq(staffUsers.id, sessions.staffUserId))
+    // A technician account works only while its technician is active (decision 022-a, "Later"):
+    // deactivating the technician deletes the sessions too; this is the second lock.
+    .leftJoin(technicians, eq(technicians.id, staffUsers.technicianId))
     .where(
       and(
         eq(sessions.tokenHash, sql.placeholder('tokenHash')),
         gt(sessions.expiresAt, sql.placeholder('now')),
         eq(staffUsers.active, true),
+        or(isNull(staffUsers.technicianId), eq(technicians.active, true)),
       ),
     )
     .limit(1)
@@ -29,6 +33,22 @@ export function createAuthRepository(db: Database) {
     async findStaffByEmail(email: string): Promise<StaffUserRow | undefined> {
       const rows = await db.select().from(staffUsers).where(eq(staffUsers.email, email)).limit(1);
       return rows[0];
+    },
+
+    /** Whether the technician an account is linked to is active (an unlinked account: true). */
+    async isLinkedTechnicianActive(technicianId: string | null): Promise<boolean> {
+      if (!technicianId) return true;
+      const rows = await db.select({ active: technicians.active }).from(technicians).where(eq(technicians.id, technicianId)).limit(1);
+      return rows[0]?.active ?? true;
+    },
+
+    /** Ends every session of the accounts linked to a technician (the technician was deactivated); the ended sessions' ids. */
+    async deleteSessionsOfTechnician(technicianId: string, executor: Database = db): Promise<string[]> {
+      const rows = await executor
+        .delete(sessions)
+        .where(inArray(sessions.staffUserId, db.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.technicianId, technicianId))))
+        .returning({ id: sessions.id });
+      return rows.map((row) => row.id);
     },
 
     /** Active technicians no staff account is linked to (the demo's technician sign-ins, issue 19). */

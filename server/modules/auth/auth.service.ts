@@ -45,7 +45,9 @@ export function createAuthService(repository: AuthRepository, policy: SessionPol
       const user = await repository.findStaffByEmail(email);
       // Verify even for unknown accounts: the answer takes the same time either way.
       const isPasswordValid = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), input.password);
-      const succeeded = Boolean(user?.active) && isPasswordValid;
+      // A technician account signs in only while its technician is active (decision 022-a, "Later"),
+      // refused like a deactivated account: the same answer as a wrong password.
+      const succeeded = Boolean(user?.active) && isPasswordValid && (await repository.isLinkedTechnicianActive(user!.technicianId));
       await repository.recordLoginAttempt({ email, ipAddress: input.ipAddress, succeeded });
       if (!succeeded || !user) throw invalidCredentials();
       const succeededAt = now();

@@ -229,6 +229,14 @@ where w.customer_id in (${sql.join(customerIds.map((id) => sql`${id}::uuid`), sq
 order by w.created_at desc, w.id desc
 limit ${limit}`),
 
+    /** Work orders of some customers completed on today's visits (service date today), the latest done first. */
+    doneToday: (customerIds: string[], today: string, limit: number) =>
+      rows<WorkOrderSummaryRow>(sql`select w.id, w.work_order_number, w.title, w.service_type, w.status, w.priority, w.en_route_at, w.started_at, w.completed_at
+from work_orders w
+where w.customer_id in (${sql.join(customerIds.map((id) => sql`${id}::uuid`), sql`, `)}) and w.status = 'completed' and w.service_date = ${today}::date
+order by w.completed_at desc nulls last, w.id desc
+limit ${limit}`),
+
     /** One geocoded customer with work-order counts, or nothing. */
     customer: async (id: string) =>
       (

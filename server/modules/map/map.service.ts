@@ -8,12 +8,13 @@ import {
   type MapCustomerFilters,
   type MapPropertyDetails,
   type MapWorkOrderFilters,
+  type MapWorkOrderSummary,
 } from '#shared/map.ts';
 import type { Database } from '#server/db/client.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
 import { compressedJson, type CompressedJson } from '#server/lib/compressed-json.ts';
-import { createMapRepository, type MapDateWindow } from './map.repository.ts';
+import { createMapRepository, type MapDateWindow, type WorkOrderSummaryRow } from './map.repository.ts';
 
 /** A timestamptz as the raw query returns it (a Date, or text on some drivers) as ISO text. */
 const instantText = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
@@ -42,6 +43,20 @@ export function mapDateWindow(dateRange: MapWorkOrderFilters['dateRange'], today
     default:
       return undefined;
   }
+}
+
+function toSummary(row: WorkOrderSummaryRow): MapWorkOrderSummary {
+  return {
+    id: row.id,
+    workOrderNumber: row.work_order_number,
+    title: row.title,
+    serviceType: row.service_type,
+    status: row.status as WorkOrderStatus,
+    priority: row.priority,
+    enRouteAt: instantText(row.en_route_at),
+    startedAt: instantText(row.started_at),
+    completedAt: instantText(row.completed_at),
+  };
 }
 
 export function createMapService(options: { db: Database; timeZone: string; tiles: { url: string; attribution: string }; now?: () => Date }) {
@@ -83,7 +98,12 @@ export function createMapService(options: { db: Database; timeZone: string; tile
       const first = people[0];
       if (!first) throw new AppError('NOT_FOUND', mapNotFoundMessages.property);
       const ids = people.map((person) => person.id);
-      const [counts, active] = await Promise.all([repository.workOrderCounts(ids), repository.activeWorkOrders(ids, mapDefaults.popupWorkOrders)]);
+      const today = todayIn(timeZone, now());
+      const [counts, active, doneToday] = await Promise.all([
+        repository.workOrderCounts(ids),
+        repository.activeWorkOrders(ids, mapDefaults.popupWorkOrders),
+        repository.doneToday(ids, today, mapDefaults.popupWorkOrders),
+      ]);
       return {
         id: first.id,
         address: place.address,
@@ -101,17 +121,8 @@ export function createMapService(options: { db: Database; timeZone: string; tile
         completedCount: counts.completed,
         highestPriority: counts.highest_priority,
         customers: people.map((person) => ({ id: person.id, name: person.name, phone: person.phone, email: person.email, type: person.type as CustomerType })),
-        activeWorkOrderDetails: active.map((row) => ({
-          id: row.id,
-          workOrderNumber: row.work_order_number,
-          title: row.title,
-          serviceType: row.service_type,
-          status: row.status as WorkOrderStatus,
-          priority: row.priority,
-          enRouteAt: instantText(row.en_route_at),
-          startedAt: instantText(row.started_at),
-          completedAt: instantText(row.completed_at),
-        })),
+        activeWorkOrderDetails: active.map(toSummary),
+        doneTodayDetails: doneToday.map(toSummary),
       };
     },
 

@@ -19,7 +19,8 @@ type Options = { staffService: StaffService; limitPerMinute: number };
 
 /**
  * Staff accounts under /api/admin/settings (the session guard lets only admins in), the own
- * password change any signed-in staff member may make, and the public set-password link's two calls.
+ * password change any signed-in staff member may make (office staff under /api/admin, technicians
+ * under /api/tech), and the public set-password link's two calls.
  */
 export async function staffRoutes(app: FastifyInstance, { staffService, limitPerMinute }: Options): Promise<void> {
   const limited = { rateLimit: { max: limitPerMinute, timeWindow: '1 minute' } };
@@ -59,14 +60,16 @@ export async function staffRoutes(app: FastifyInstance, { staffService, limitPer
     async (request) => staffService.resetPassword(request.staffUser!, request.params.id, request.body),
   );
 
-  routes.put(
-    '/api/admin/account/password',
-    { config: limited, bodyLimit: 4096, schema: { body: changeOwnPasswordSchema, response: { 204: noContentSchema } } },
-    async (request, reply) => {
+  // One rule (changeOwnPassword), two doors: the office's under /api/admin, the technician app's
+  // under /api/tech (the session guard keeps technicians out of the one and office staff out of
+  // the other). Decision 022-a, "Later".
+  const changeOwnPassword = { config: limited, bodyLimit: 4096, schema: { body: changeOwnPasswordSchema, response: { 204: noContentSchema } } };
+  for (const url of ['/api/admin/account/password', '/api/tech/account/password']) {
+    routes.put(url, changeOwnPassword, async (request, reply) => {
       await staffService.changeOwnPassword(request.staffUser!, request.sessionId!, request.body);
       return sendNoContent(reply);
-    },
-  );
+    });
+  }
 
   // The link's token travels in the body, never in an address (addresses end up in logs).
   routes.post(

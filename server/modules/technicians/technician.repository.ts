@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { activeWorkOrderStatuses } from '#shared/enums.ts';
 import type { DbExecutor } from '#server/db/client.ts';
-import { technicians, workOrders } from '#server/db/schema/index.ts';
+import { staffUsers, technicians, workOrders } from '#server/db/schema/index.ts';
 
 export type TechnicianRow = typeof technicians.$inferSelect;
 
@@ -17,7 +17,7 @@ export function createTechnicianRepository(db: DbExecutor) {
     },
 
     /** Every technician, active first then by name, with the open work orders each has. */
-    async listWithOpenWork(): Promise<(TechnicianRow & { openWorkOrders: number })[]> {
+    async listWithOpenWork(): Promise<(TechnicianRow & { openWorkOrders: number; accountEmail: string | null })[]> {
       const open = db
         .select({ technicianId: workOrders.technicianId, count: sql<number>`count(*)::int`.as('count') })
         .from(workOrders)
@@ -25,11 +25,13 @@ export function createTechnicianRepository(db: DbExecutor) {
         .groupBy(workOrders.technicianId)
         .as('open');
       const rows = await db
-        .select({ technician: technicians, openWorkOrders: sql<number>`coalesce(${open.count}, 0)::int` })
+        .select({ technician: technicians, openWorkOrders: sql<number>`coalesce(${open.count}, 0)::int`, accountEmail: staffUsers.email })
         .from(technicians)
         .leftJoin(open, eq(open.technicianId, technicians.id))
+        // At most one account per technician (staff_users' unique index on technician_id).
+        .leftJoin(staffUsers, eq(staffUsers.technicianId, technicians.id))
         .orderBy(desc(technicians.active), sql`lower(${technicians.name})`, asc(technicians.id));
-      return rows.map((row) => ({ ...row.technician, openWorkOrders: Number(row.openWorkOrders) }));
+      return rows.map((row) => ({ ...row.technician, openWorkOrders: Number(row.openWorkOrders), accountEmail: row.accountEmail }));
     },
 
     async openWorkOrders(id: string): Promise<number> {
@@ -38,6 +40,12 @@ export function createTechnicianRepository(db: DbExecutor) {
         .from(workOrders)
         .where(and(eq(workOrders.technicianId, id), inArray(workOrders.status, [...activeWorkOrderStatuses])));
       return Number(row?.count ?? 0);
+    },
+
+    /** The e-mail of the staff account linked to the technician (its sign-in to the technician app), if any. */
+    async accountEmail(id: string): Promise<string | null> {
+      const [row] = await db.select({ email: staffUsers.email }).from(staffUsers).where(eq(staffUsers.technicianId, id)).limit(1);
+      return row?.email ?? null;
     },
 
     async lockById(id: string): Promise<TechnicianRow | undefined> {

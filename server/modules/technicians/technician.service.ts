@@ -24,13 +24,14 @@ function isActiveNameTaken(error: unknown): boolean {
 const nameTaken = (name: string) =>
   new AppError('CONFLICT', technicianMessages.nameTaken(name), [{ path: 'name', message: technicianMessages.nameTaken(name) }]);
 
-function toItem(row: TechnicianRow, openWorkOrders: number): TechnicianSettingsItem {
+function toItem(row: TechnicianRow, openWorkOrders: number, accountEmail: string | null): TechnicianSettingsItem {
   return {
     id: row.id,
     name: row.name,
     color: row.color,
     active: row.active,
     openWorkOrders,
+    accountEmail,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -49,7 +50,16 @@ function actionOf(changes: Record<string, unknown>): string {
  * case; the database's partial unique index decides, so two admins cannot race past it). Each
  * change is recorded in the activity log in its own transaction.
  */
-export function createTechnicianService(options: { db: Database }) {
+export function createTechnicianService(options: {
+  db: Database;
+  /**
+   * Ends the sessions of the staff account linked to a technician, in the deactivating
+   * transaction (decision 022-a, "Later"); the ended sessions' ids. Passed in by app.ts (the auth module's).
+   */
+  endSessionsOfTechnician?: (tx: Database, technicianId: string) => Promise<string[]>;
+  /** After the commit: the live-update streams of the ended sessions close. */
+  onSessionsEnded?: (sessionIds: string[]) => void;
+}) {
   const { db } = options;
   const repository = createTechnicianRepository(db);
 
@@ -61,7 +71,7 @@ export function createTechnicianService(options: { db: Database }) {
 
     async list(): Promise<TechnicianSettingsListResponse> {
       const rows = await repository.listWithOpenWork();
-      return { technicians: rows.map((row) => toItem(row, row.openWorkOrders)) };
+      return { technicians: rows.map((row) => toItem(row, row.openWorkOrders, row.accountEmail)) };
     },
 
     async create(values: z.output<typeof technicianCreateSchema>, actor: AuditActor): Promise<TechnicianSettingsItem> {
@@ -76,7 +86,7 @@ export function createTechnicianService(options: { db: Database }) {
             action: 'created',
             changes: diffFields(undefined, row, { only: ['name', 'color', 'active'] }),
           });
-          return toItem(row, 0);
+          return toItem(row, 0, null);
         });
       } catch (error) {
         if (isActiveNameTaken(error)) throw nameTaken(values.name);
@@ -87,17 +97,22 @@ export function createTechnicianService(options: { db: Database }) {
     async update(id: string, values: z.output<typeof technicianUpdateSchema>, actor: AuditActor): Promise<TechnicianSettingsItem> {
       if (!uuidPattern.test(id)) throw notFound();
       const key = id.toLowerCase();
+      const ended: string[] = [];
       try {
-        return await withTransaction(db, async (tx) => {
+        const item = await withTransaction(db, async (tx) => {
           const technicians = createTechnicianRepository(tx);
           const before = await technicians.lockById(key);
           if (!before) throw notFound();
           const changes = diffFields(before, { ...before, ...values }, { only: ['name', 'color', 'active'] });
-          if (!hasChanges(changes)) return toItem(before, await technicians.openWorkOrders(key));
+          if (!hasChanges(changes)) return toItem(before, await technicians.openWorkOrders(key), await technicians.accountEmail(key));
           const row = (await technicians.update(key, values))!;
+          // A deactivated technician's account stops working at once, as a deactivated account does.
+          if (before.active && !row.active && options.endSessionsOfTechnician) ended.push(...(await options.endSessionsOfTechnician(tx, key)));
           await recordAudit(tx, { actor, entityType: 'technician', entityId: key, entityLabel: row.name, action: actionOf(changes), changes });
-          return toItem(row, await technicians.openWorkOrders(key));
+          return toItem(row, await technicians.openWorkOrders(key), await technicians.accountEmail(key));
         });
+        if (ended.length > 0) options.onSessionsEnded?.(ended);
+        return item;
       } catch (error) {
         if (isActiveNameTaken(error)) throw nameTaken(values.name ?? 'that');
         throw error;

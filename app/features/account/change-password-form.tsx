@@ -1,28 +1,42 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { changeOwnPasswordSchema, passwordRuleProblem, staffMessages } from '#shared/auth.ts';
+import { changeOwnPasswordSchema, passwordRuleProblem, staffMessages, type ChangeOwnPasswordInput } from '#shared/auth.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
-import { sessionQuery } from '#client/features/auth/index.ts';
-import { fieldErrorOf, messageOf, useChangeOwnPassword } from '#client/features/settings/index.ts';
+import { fieldErrorOf, messageOf } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 import { FieldErrorAnnouncement, NewPasswordField, useFocusField } from './new-password-field.tsx';
 
 type Errors = Partial<Record<'currentPassword' | 'newPassword' | 'confirmPassword', string>>;
 const fieldOrder = ['currentPassword', 'newPassword', 'confirmPassword'] as const;
 
-/** /admin/account: any signed-in staff member changes their own password (issue 10). */
-export function ChangePasswordScreen() {
-  const session = useQuery(sessionQuery);
-  const change = useChangeOwnPassword();
+/**
+ * Changing one's own password: the current one, the new one twice. Checked here as the server
+ * checks it (the contract and the password policy from shared/), and the server's refusals shown
+ * on their fields and announced. The office (/admin/account) and the technician app (/tech/account)
+ * each pass the call to their own route; the rule is the staff service's (decision 022-a, "Later").
+ */
+export function ChangePasswordForm({
+  user,
+  submit,
+  isOffline = false,
+  className = '',
+}: {
+  /** Who signs in: for the policy (no name or e-mail in the password) and password managers. */
+  user: { email: string; name: string } | undefined;
+  submit: (input: ChangeOwnPasswordInput) => Promise<void>;
+  /** No network: the change cannot be sent, so the button waits for it. */
+  isOffline?: boolean;
+  className?: string;
+}) {
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string>();
   const [done, setDone] = useState(false);
+  const [isPending, setIsPending] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const currentId = useId();
   const confirmId = useId();
-  const user = session.data?.user;
+  const offlineId = useId();
 
   const focusField = useFocusField(formRef);
   const focusFirst = (found: Errors) => {
@@ -32,6 +46,7 @@ export function ChangePasswordScreen() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (isPending) return;
     setFormError(undefined);
     setDone(false);
     const form = new FormData(event.currentTarget);
@@ -49,8 +64,9 @@ export function ChangePasswordScreen() {
       focusFirst(cleaned);
       return;
     }
+    setIsPending(true);
     try {
-      await change.mutateAsync(parsed.data);
+      await submit(parsed.data);
       formRef.current?.reset();
       setDone(true);
     } catch (error) {
@@ -58,21 +74,17 @@ export function ChangePasswordScreen() {
       setErrors(server);
       if (server.currentPassword || server.newPassword) focusFirst(server);
       else setFormError(messageOf(error));
+    } finally {
+      setIsPending(false);
     }
   }
 
   return (
-    <section aria-labelledby="screen-title" className="mx-auto max-w-xl space-y-6">
-      <div>
-        <h1 id="screen-title" className="text-2xl font-bold text-slate-900">
-          Change password
-        </h1>
-        {user ? <p className="mt-1 text-slate-600">For {user.email}. Your other signed-in devices are signed out; this one stays.</p> : null}
-      </div>
+    <div className={`space-y-4 ${className}`}>
       <div aria-live="polite">{done ? <Alert tone="success">Your password was changed. Other devices were signed out.</Alert> : null}</div>
       <div aria-live="assertive">{formError ? <Alert>{formError}</Alert> : null}</div>
       <FieldErrorAnnouncement message={errors.currentPassword ?? errors.newPassword ?? errors.confirmPassword} />
-      <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+      <form ref={formRef} noValidate onSubmit={onSubmit} aria-label="Change password" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
         {/* For password managers: the account this password belongs to. */}
         <input type="text" name="username" autoComplete="username" value={user?.email ?? ''} readOnly hidden />
         <FormField id={currentId} label="Current password" error={errors.currentPassword} isRequired>
@@ -82,12 +94,12 @@ export function ChangePasswordScreen() {
             type="password"
             autoComplete="current-password"
             required
-            disabled={change.isPending}
+            disabled={isPending}
             className={controlClass}
             {...errorAttributes(currentId, errors.currentPassword)}
           />
         </FormField>
-        <NewPasswordField name="newPassword" label="New password" error={errors.newPassword} disabled={change.isPending} />
+        <NewPasswordField name="newPassword" label="New password" error={errors.newPassword} disabled={isPending} />
         <FormField id={confirmId} label="Repeat the new password" error={errors.confirmPassword} isRequired>
           <input
             id={confirmId}
@@ -95,17 +107,22 @@ export function ChangePasswordScreen() {
             type="password"
             autoComplete="new-password"
             required
-            disabled={change.isPending}
+            disabled={isPending}
             className={controlClass}
             {...errorAttributes(confirmId, errors.confirmPassword)}
           />
         </FormField>
+        {isOffline ? (
+          <p id={offlineId} className="text-sm font-medium text-amber-900">
+            You are offline. Changing the password needs a connection.
+          </p>
+        ) : null}
         <div className="flex justify-end">
-          <Button type="submit" disabled={change.isPending}>
-            {change.isPending ? 'Saving...' : 'Change password'}
+          <Button type="submit" className="min-h-12 w-full sm:w-auto" disabled={isPending || isOffline} aria-describedby={isOffline ? offlineId : undefined}>
+            {isPending ? 'Saving...' : 'Change password'}
           </Button>
         </div>
       </form>
-    </section>
+    </div>
   );
 }
