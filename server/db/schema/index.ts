@@ -454,6 +454,57 @@ export const workOrders = pgTable(
 );
 
 /**
+ * The work-order search's one text per work order (decision 023-a): title, description, number
+ * and the customer's name and phone, lower-cased and joined by U+001F, with the list's order keys
+ * and status beside it. Kept by triggers on work_orders and customers (migration
+ * 0028_search_tables): one trigram index and one narrow table instead of five indexes ORed over
+ * two tables, and a walk in list order that never reads a work order it does not show.
+ */
+export const workOrderSearch = pgTable(
+  'work_order_search',
+  {
+    workOrderId: uuid('work_order_id')
+      .primaryKey()
+      .references(() => workOrders.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    serviceDate: date('service_date').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    searchText: text('search_text').notNull(),
+  },
+  (table) => [
+    index('work_order_search_text_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`).with({ fastupdate: false }),
+    // work_orders_list_order_idx and its per-status twin, on the narrow table.
+    index('work_order_search_order_idx').on(table.serviceDate.desc().nullsFirst(), table.createdAt.desc().nullsFirst(), table.workOrderId.desc().nullsFirst()),
+    index('work_order_search_status_order_idx').on(
+      table.status,
+      table.serviceDate.desc().nullsFirst(),
+      table.createdAt.desc().nullsFirst(),
+      table.workOrderId.desc().nullsFirst(),
+    ),
+  ],
+);
+
+/**
+ * The customer directory's search text per customer (decision 023-a): exactly the
+ * customers_search_trgm_idx expression, with lower(name) for the directory's order. Kept by
+ * triggers on customers (migration 0028_search_tables).
+ */
+export const customerSearch = pgTable(
+  'customer_search',
+  {
+    customerId: uuid('customer_id')
+      .primaryKey()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    sortName: text('sort_name').notNull(),
+    searchText: text('search_text').notNull(),
+  },
+  (table) => [
+    index('customer_search_text_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`).with({ fastupdate: false }),
+    index('customer_search_order_idx').on(table.sortName, table.customerId),
+  ],
+);
+
+/**
  * How many work orders are in each status, kept by triggers on work_orders (migration
  * 0008_work_order_count_triggers): the list's totals without counting 100,000 rows per request.
  */
