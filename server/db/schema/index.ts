@@ -241,11 +241,7 @@ export const customers = pgTable(
     // Substring searches stay fast at 50,000 customers: name and phone for the pickers...
     index('customers_name_trgm_idx').using('gin', sql`${table.name} gin_trgm_ops`).with({ fastupdate: false }),
     index('customers_phone_trgm_idx').using('gin', sql`${table.phone} gin_trgm_ops`).with({ fastupdate: false }),
-    // The directory searches name, phone, e-mail and address as one lower-cased text: one index
-    // scan and one cheap recheck per row, instead of four of each (customerSearchText must match).
-    index('customers_search_trgm_idx')
-      .using('gin', sql`(lower(${table.name} || ' ' || ${table.phone} || ' ' || coalesce(${table.email}, '') || ' ' || ${table.address})) gin_trgm_ops`)
-      .with({ fastupdate: false }),
+    // The directory's search reads customer_search (decision 023-a).
     index('customers_geocoding_pending_idx')
       .on(table.createdAt)
       .where(sql`${table.latitude} is null`),
@@ -441,15 +437,7 @@ export const workOrders = pgTable(
     index('work_orders_created_at_id_idx').on(table.createdAt, table.id),
     // The dashboard's today list: a day's work orders in schedule order, so its first 5 are read, not sorted.
     index('work_orders_day_schedule_idx').on(table.serviceDate, timePreferenceRank(table.timePreference), table.scheduledStartTime, table.createdAt, table.id),
-    index('work_orders_title_trgm_idx').using('gin', sql`${table.title} gin_trgm_ops`).with({ fastupdate: false }),
-    index('work_orders_description_trgm_idx').using('gin', sql`${table.description} gin_trgm_ops`).with({ fastupdate: false }),
-    index('work_orders_number_trgm_idx').using('gin', sql`${table.workOrderNumber} gin_trgm_ops`).with({ fastupdate: false }),
-    // A search for a number's start (WO-1052): a range of canonical numbers, and the substring match on any other number.
-    index('work_orders_number_prefix_idx').using('btree', table.workOrderNumber.op('text_pattern_ops')),
-    index('work_orders_other_number_trgm_idx')
-      .using('gin', sql`${table.workOrderNumber} gin_trgm_ops`)
-      .with({ fastupdate: false })
-      .where(sql`${table.workOrderNumber} !~ '^WO-[0-9]+$'`),
+    // The search reads work_order_search (decision 023-a), not these columns' own indexes.
   ],
 );
 
@@ -485,9 +473,9 @@ export const workOrderSearch = pgTable(
 );
 
 /**
- * The customer directory's search text per customer (decision 023-a): exactly the
- * customers_search_trgm_idx expression, with lower(name) for the directory's order. Kept by
- * triggers on customers (migration 0028_search_tables).
+ * The customer directory's search text per customer (decision 023-a): lower(name || ' ' || phone
+ * || ' ' || coalesce(email, '') || ' ' || address), and lower(name) for the directory's order.
+ * Kept by triggers on customers (migration 0028_search_tables).
  */
 export const customerSearch = pgTable(
   'customer_search',
