@@ -180,30 +180,24 @@ const workOrderListColumns =
   '"work_orders"."service_address", "work_orders"."service_city", "work_orders"."service_state", "work_orders"."service_zip", ' +
   '"customers"."id", "customers"."name", "customers"."phone", "customers"."address"';
 const workOrderNewestFirst = 'order by "work_orders"."service_date" desc, "work_orders"."created_at" desc, "work_orders"."id" desc';
-/** WorkOrderRepository's matchingRows: title, description or number, then the other work orders of customers matching on name or phone. */
-const workOrderMatches =
-  '(select "id", "service_date", "created_at" from "work_orders" where ("work_orders"."title" ilike $1 or "work_orders"."description" ilike $2 or ' +
-  '"work_orders"."work_order_number" ilike $3)) union all (select "id", "service_date", "created_at" from "work_orders" where ("work_orders"."customer_id" in ' +
-  '(select "id" from "customers" where ("customers"."name" ilike $4 or "customers"."phone" ilike $5)) and not ("work_orders"."title" ilike $6 or ' +
-  '"work_orders"."description" ilike $7 or "work_orders"."work_order_number" ilike $8)))';
-
 /**
- * The same for a number's start (WO-<digits>): the number starts with it (work_orders_number_prefix_idx),
- * or, on a number of another shape, contains it (work_orders_other_number_trgm_idx).
+ * WorkOrderRepository's search page (decision 023-a): one statement over work_order_search, the
+ * matches counted up to the cap and, by that count, the page from the few matches sorted or from
+ * the newest work orders in index order. A common word and a rare one send the same text.
  */
-const workOrderNumberMatches =
-  '(select "id", "service_date", "created_at" from "work_orders" where ("work_orders"."title" ilike $1 or "work_orders"."description" ilike $2 or ' +
-  '("work_orders"."work_order_number" like $3 or ("work_orders"."work_order_number" !~ \'^WO-[0-9]+$\' and "work_orders"."work_order_number" ilike $4)))) ' +
-  'union all (select "id", "service_date", "created_at" from "work_orders" where ("work_orders"."customer_id" in ' +
-  '(select "id" from "customers" where ("customers"."name" ilike $5 or "customers"."phone" ilike $6)) and not ("work_orders"."title" ilike $7 or ' +
-  '"work_orders"."description" ilike $8 or ("work_orders"."work_order_number" like $9 or ("work_orders"."work_order_number" !~ \'^WO-[0-9]+$\' and ' +
-  '"work_orders"."work_order_number" ilike $10)))))';
-/** Its parameters: the contains pattern, and the starts-with one in the number's place. */
-const workOrderNumberParams = () => {
-  const contains = workOrderRareSearchPattern;
-  const startsWith = `${workOrderRareSearchText}%`;
-  return [contains, contains, startsWith, contains, contains, contains, contains, contains, startsWith, contains];
-};
+const workOrderSearchStatement =
+  `${workOrderListColumns}, "page"."matches" from (with "matching" as (select "work_order_search"."work_order_id", "work_order_search"."service_date", ` +
+  '"work_order_search"."created_at" from "work_order_search" where "work_order_search"."search_text" like lower($1) limit $2), ' +
+  '"counted" as (select count(*)::int as "matches" from "matching") select "ids"."work_order_id", "counted"."matches" from "counted" cross join lateral ( ' +
+  '(select "matching"."work_order_id" from "matching" where "counted"."matches" <= $3 order by "matching"."service_date" desc, ' +
+  '"matching"."created_at" desc, "matching"."work_order_id" desc limit $4 offset $5) union all (select "recent"."work_order_id" from ' +
+  '(select "work_order_search"."work_order_id", "work_order_search"."search_text" from "work_order_search" order by ' +
+  '"work_order_search"."service_date" desc, "work_order_search"."created_at" desc, "work_order_search"."work_order_id" desc limit $6) as "recent" ' +
+  'where "counted"."matches" > $7 and "recent"."search_text" like lower($8) limit $9 offset $10) ) as "ids") as "page" ' +
+  'inner join "work_orders" on "work_orders"."id" = "page"."work_order_id" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ' +
+  workOrderNewestFirst;
+/** Its parameters for the first page of a search. */
+const workOrderSearchParams = (pattern: string) => [pattern, searchCountCap + 1, searchCountCap, workOrderPageSize, 0, searchRecentWindow, searchCountCap, pattern, workOrderPageSize, 0];
 
 /**
  * A three-letter fragment as staff type it. In the demo data 'mar' matches about 15% of the
@@ -214,10 +208,6 @@ const customerSearchPattern = `%${customerSearchText}%`;
 const customerPageSize = 50;
 
 /** Add an entry per endpoint to measure; each gets its own driver ceiling. */
-/** The directory's search text (CustomerRepository's customerSearchText, served by customers_search_trgm_idx). */
-const customerSearchExpression =
-  `lower("customers"."name" || ' ' || "customers"."phone" || ' ' || coalesce("customers"."email", '') || ' ' || "customers"."address")`;
-
 const endpoints: Endpoint[] = [
   {
     name: 'signed-in session read',
@@ -228,28 +218,21 @@ const endpoints: Endpoint[] = [
   {
     name: 'customer search',
     path: `/api/admin/customers?search=${customerSearchText}`,
-    // CustomerRepository.directory: the page, then the total (the page is full, so the count runs, up to the cap).
+    // CustomerRepository.directory: one statement over customer_search, the page and the matches counted up to the cap (decision 023-a).
     sql: [
       sessionLookup,
       {
         text:
-          'select "id", "name", "type", "phone", "email", "address", "city", "state", "zip" from "customers" ' +
-          `where ${customerSearchExpression} like $1 ` +
-          'order by lower("customers"."name"), "customers"."id" asc limit $2',
-        params: () => [customerSearchPattern, customerPageSize],
-        minRows: 1,
-      },
-      {
-        text:
-          `select count(*) from (select "id" from "customers" where ${customerSearchExpression} like $1 limit $2) "matching"`,
-        params: () => [customerSearchPattern, countCap + 1],
+          'select "customers"."id", "customers"."name", "customers"."type", "customers"."phone", "customers"."email", "customers"."address", ' +
+          '"customers"."city", "customers"."state", "customers"."zip", (select count(*)::int from (select "customer_id" from "customer_search" ' +
+          'where "customer_search"."search_text" like $1 limit $2) "matching") from (select "customer_id", "sort_name" from "customer_search" ' +
+          'where "customer_search"."search_text" like $3 order by "customer_search"."sort_name" asc, "customer_search"."customer_id" asc limit $4) "page" ' +
+          'inner join "customers" on "customers"."id" = "page"."customer_id" order by "page"."sort_name" asc, "page"."customer_id" asc',
+        params: () => [customerSearchPattern, countCap + 1, customerSearchPattern, customerPageSize],
         minRows: 1,
       },
     ],
-    builtSql: () => [
-      customerQueries.directoryPage(customerSearchText, 1, customerPageSize).toSQL(),
-      customerQueries.directoryTotal(customerSearchText).toSQL(),
-    ],
+    builtSql: () => [customerQueries.directorySearchPage(customerSearchText, 1, customerPageSize).toSQL()],
   },
   {
     name: 'customer profile',
@@ -330,58 +313,17 @@ const endpoints: Endpoint[] = [
   {
     name: 'work-order search',
     path: `/api/admin/work-orders?search=${workOrderSearchText}`,
-    // A common word: the matches counted up to the cap (1,000+), then the page read from the
-    // newest work orders in index order, stopping at the page's end.
-    sql: [
-      sessionLookup,
-      {
-        text: `select count(*) from (${workOrderMatches} limit $9) "matching"`,
-        params: () => [...Array(8).fill(workOrderSearchPattern), searchCountCap + 1],
-        minRows: 1,
-      },
-      {
-        text:
-          `${workOrderListColumns} from (select "id" from (select "id", "service_date", "created_at", (("work_orders"."title" ilike $1 or ` +
-          '"work_orders"."description" ilike $2 or "work_orders"."work_order_number" ilike $3) or "work_orders"."customer_id" in ' +
-          '(select "id" from "customers" where ("customers"."name" ilike $4 or "customers"."phone" ilike $5))) as "matches" from "work_orders" ' +
-          `${workOrderNewestFirst} limit $6) "recent" where "matches" = $7 limit $8) "page" ` +
-          'inner join "work_orders" on "work_orders"."id" = "page"."id" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ' +
-          workOrderNewestFirst,
-        params: () => [...Array(5).fill(workOrderSearchPattern), searchRecentWindow, true, workOrderPageSize],
-        minRows: workOrderPageSize,
-      },
-    ],
-    builtSql: () => [
-      workOrderQueries.searchTotal('all', workOrderSearchText).toSQL(),
-      workOrderQueries.searchPage('recent', 'all', workOrderSearchText, 1, workOrderPageSize).toSQL(),
-    ],
+    // A common word: the matches counted up to the cap (1,000+), and the page read from the newest
+    // work orders in index order, stopping at the page's end; one statement (decision 023-a).
+    sql: [sessionLookup, { text: workOrderSearchStatement, params: () => workOrderSearchParams(workOrderSearchPattern), minRows: workOrderPageSize }],
+    builtSql: () => [workOrderQueries.searchPage('first', 'all', workOrderSearchText, 1, workOrderPageSize).toSQL()],
   },
   {
     name: 'work-order search, rare word',
     path: `/api/admin/work-orders?search=${workOrderRareSearchText}`,
-    // Under the cap: the few matches counted, then sorted on their own and cut to the page. The
-    // number's start is a range of work_orders_number_prefix_idx.
-    sql: [
-      sessionLookup,
-      {
-        text: `select count(*) from (${workOrderNumberMatches} limit $11) "matching"`,
-        params: () => [...workOrderNumberParams(), searchCountCap + 1],
-        minRows: 1,
-      },
-      {
-        text:
-          `${workOrderListColumns} from (select "id" from (${workOrderNumberMatches}) "matching" ` +
-          'order by "matching"."service_date" desc, "matching"."created_at" desc, "matching"."id" desc limit $11) "page" ' +
-          'inner join "work_orders" on "work_orders"."id" = "page"."id" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ' +
-          workOrderNewestFirst,
-        params: () => [...workOrderNumberParams(), workOrderPageSize],
-        minRows: 1,
-      },
-    ],
-    builtSql: () => [
-      workOrderQueries.searchTotal('all', workOrderRareSearchText).toSQL(),
-      workOrderQueries.searchPage('all', 'all', workOrderRareSearchText, 1, workOrderPageSize).toSQL(),
-    ],
+    // Under the cap: the few matches counted and sorted on their own, in the same statement.
+    sql: [sessionLookup, { text: workOrderSearchStatement, params: () => workOrderSearchParams(workOrderRareSearchPattern), minRows: 1 }],
+    builtSql: () => [workOrderQueries.searchPage('first', 'all', workOrderRareSearchText, 1, workOrderPageSize).toSQL()],
   },
   {
     name: 'work-order detail',

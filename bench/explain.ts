@@ -51,12 +51,9 @@ try {
   const first = monthStart(today);
   const gridStart = addDays(first, -new Date(`${first}T12:00:00Z`).getUTCDay());
   const statements: Array<[string, { sql: string; params: unknown[] }]> = [
-    ["customer search 'mar': page", customerQueries.directoryPage('mar', 1, 50).toSQL()],
-    ["customer search 'mar': total", customerQueries.directoryTotal('mar').toSQL()],
-    ["work-order search 'tun': total (capped)", workOrderQueries.searchTotal('all', 'tun').toSQL()],
-    ["work-order search 'tun': recent page", workOrderQueries.searchPage('recent', 'all', 'tun', 1, 25).toSQL()],
-    ["work-order search 'WO-1052': total", workOrderQueries.searchTotal('all', 'WO-1052').toSQL()],
-    ["work-order search 'WO-1052': page", workOrderQueries.searchPage('all', 'all', 'WO-1052', 1, 25).toSQL()],
+    ["customer search 'mar': page and capped total", customerQueries.directorySearchPage('mar', 1, 50).toSQL()],
+    ["work-order search 'tun': page and capped total", workOrderQueries.searchPage('first', 'all', 'tun', 1, 25).toSQL()],
+    ["work-order search 'WO-1052': page and capped total", workOrderQueries.searchPage('first', 'all', 'WO-1052', 1, 25).toSQL()],
     ['calendar month (6 weeks)', calendarQueries.range(gridStart, addDays(gridStart, 42)).toSQL()],
     ['map properties (default filters)', built(propertiesQuery(mapWorkOrderFiltersSchema.parse({}), undefined, today))],
     ['map customers (default filters)', built(customersQuery(mapCustomerFiltersSchema.parse({})))],

@@ -31,8 +31,10 @@ export const backupFormatVersion = 1;
  * triggers wrote. message_triggers is the messaging planner's queue, filled by a trigger on
  * work_orders: loading the work orders would queue every one of them (and plan a confirmation for
  * every scheduled visit); as a derived table it ends holding exactly what it held at the backup.
+ * customer_search and work_order_search are the searches' texts (decision 023-a); an archive made
+ * before them has none, and the triggers fill them from the loaded rows.
  */
-const derivedTables = new Set(['customer_work_order_counts', 'work_order_status_counts', 'message_triggers']);
+const derivedTables = new Set(['customer_work_order_counts', 'work_order_status_counts', 'message_triggers', 'customer_search', 'work_order_search']);
 
 /**
  * The archive and its temporary files are readable by their owner only: a backup holds every

@@ -241,11 +241,7 @@ export const customers = pgTable(
     // Substring searches stay fast at 50,000 customers: name and phone for the pickers...
     index('customers_name_trgm_idx').using('gin', sql`${table.name} gin_trgm_ops`).with({ fastupdate: false }),
     index('customers_phone_trgm_idx').using('gin', sql`${table.phone} gin_trgm_ops`).with({ fastupdate: false }),
-    // The directory searches name, phone, e-mail and address as one lower-cased text: one index
-    // scan and one cheap recheck per row, instead of four of each (customerSearchText must match).
-    index('customers_search_trgm_idx')
-      .using('gin', sql`(lower(${table.name} || ' ' || ${table.phone} || ' ' || coalesce(${table.email}, '') || ' ' || ${table.address})) gin_trgm_ops`)
-      .with({ fastupdate: false }),
+    // The directory's search reads customer_search (decision 023-a).
     index('customers_geocoding_pending_idx')
       .on(table.createdAt)
       .where(sql`${table.latitude} is null`),
@@ -441,15 +437,58 @@ export const workOrders = pgTable(
     index('work_orders_created_at_id_idx').on(table.createdAt, table.id),
     // The dashboard's today list: a day's work orders in schedule order, so its first 5 are read, not sorted.
     index('work_orders_day_schedule_idx').on(table.serviceDate, timePreferenceRank(table.timePreference), table.scheduledStartTime, table.createdAt, table.id),
-    index('work_orders_title_trgm_idx').using('gin', sql`${table.title} gin_trgm_ops`).with({ fastupdate: false }),
-    index('work_orders_description_trgm_idx').using('gin', sql`${table.description} gin_trgm_ops`).with({ fastupdate: false }),
-    index('work_orders_number_trgm_idx').using('gin', sql`${table.workOrderNumber} gin_trgm_ops`).with({ fastupdate: false }),
-    // A search for a number's start (WO-1052): a range of canonical numbers, and the substring match on any other number.
-    index('work_orders_number_prefix_idx').using('btree', table.workOrderNumber.op('text_pattern_ops')),
-    index('work_orders_other_number_trgm_idx')
-      .using('gin', sql`${table.workOrderNumber} gin_trgm_ops`)
-      .with({ fastupdate: false })
-      .where(sql`${table.workOrderNumber} !~ '^WO-[0-9]+$'`),
+    // The search reads work_order_search (decision 023-a), not these columns' own indexes.
+  ],
+);
+
+/**
+ * The work-order search's one text per work order (decision 023-a): title, description, number
+ * and the customer's name and phone, lower-cased and joined by U+001F, with the list's order keys
+ * and status beside it. Kept by triggers on work_orders and customers (migration
+ * 0028_search_tables): one trigram index and one narrow table instead of five indexes ORed over
+ * two tables, and a walk in list order that never reads a work order it does not show.
+ */
+export const workOrderSearch = pgTable(
+  'work_order_search',
+  {
+    workOrderId: uuid('work_order_id')
+      .primaryKey()
+      .references(() => workOrders.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    serviceDate: date('service_date').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    searchText: text('search_text').notNull(),
+  },
+  (table) => [
+    index('work_order_search_text_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`).with({ fastupdate: false }),
+    // work_orders_list_order_idx and its per-status twin, on the narrow table.
+    index('work_order_search_order_idx').on(table.serviceDate.desc().nullsFirst(), table.createdAt.desc().nullsFirst(), table.workOrderId.desc().nullsFirst()),
+    index('work_order_search_status_order_idx').on(
+      table.status,
+      table.serviceDate.desc().nullsFirst(),
+      table.createdAt.desc().nullsFirst(),
+      table.workOrderId.desc().nullsFirst(),
+    ),
+  ],
+);
+
+/**
+ * The customer directory's search text per customer (decision 023-a): lower(name || ' ' || phone
+ * || ' ' || coalesce(email, '') || ' ' || address), and lower(name) for the directory's order.
+ * Kept by triggers on customers (migration 0028_search_tables).
+ */
+export const customerSearch = pgTable(
+  'customer_search',
+  {
+    customerId: uuid('customer_id')
+      .primaryKey()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    sortName: text('sort_name').notNull(),
+    searchText: text('search_text').notNull(),
+  },
+  (table) => [
+    index('customer_search_text_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`).with({ fastupdate: false }),
+    index('customer_search_order_idx').on(table.sortName, table.customerId),
   ],
 );
 

@@ -6,11 +6,13 @@ import {
   adminNotifications,
   aiConversations,
   aiLeads,
+  customerSearch,
   customers,
   equipment,
   estimateRequests,
   inspectionReports,
   technicians,
+  workOrderSearch,
   workOrders,
   workOrderTasks,
 } from '#server/db/schema/index.ts';
@@ -855,7 +857,7 @@ export async function seedDemoData(db: Database, options: SeedDemoOptions = {}):
 }
 
 /** The tables the seed loads in bulk. */
-const bulkTableNames = [customers, equipment, estimateRequests, workOrders, inspectionReports, workOrderTasks, aiConversations, aiLeads].map((table) =>
+const bulkTableNames = [customers, customerSearch, equipment, estimateRequests, workOrders, workOrderSearch, inspectionReports, workOrderTasks, aiConversations, aiLeads].map((table) =>
   getTableName(table),
 );
 const bulkTableList = sql.join(bulkTableNames.map((name) => sql`${name}`), sql`, `);

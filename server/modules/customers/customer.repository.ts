@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, ilike, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, like, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { CustomerValues } from '#shared/customer.ts';
 import { withTransaction, type Database } from '#server/db/client.ts';
-import { customerPhotos, customers, equipment, workOrders } from '#server/db/schema/index.ts';
+import { customerPhotos, customerSearch, customers, equipment, workOrders } from '#server/db/schema/index.ts';
 import { cappedTotal, countCap } from '#server/db/count-cap.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
 
@@ -38,14 +38,12 @@ const photoColumns = {
 /** The directory's order: the customers_name_idx index (lower(name), id) serves it. */
 const byName = [sql`lower(${customers.name})`, asc(customers.id)];
 
-/** Name, phone, e-mail and address as one lower-cased text: exactly the customers_search_trgm_idx expression. */
-const customerSearchText = sql`lower(${customers.name} || ' ' || ${customers.phone} || ' ' || coalesce(${customers.email}, '') || ' ' || ${customers.address})`;
-
-/** Case-insensitive substring match over name, phone, e-mail and address, served by one trigram index. */
-function directoryMatch(search: string): SQL | undefined {
-  if (!search) return undefined;
-  return sql`${customerSearchText} like ${containsPattern(search.toLowerCase())}`;
-}
+/**
+ * Case-insensitive substring match over name, phone, e-mail and address: customer_search's text
+ * (lower(name || ' ' || phone || ' ' || coalesce(email, '') || ' ' || address), kept by triggers;
+ * migration 0028_search_tables, decision 023-a), served by its one trigram index.
+ */
+const directoryMatch = (search: string): SQL => like(customerSearch.searchText, containsPattern(search.toLowerCase()));
 
 /** The last 10 digits of a phone number, however it was typed: exactly the customers_phone_digits_created_idx expression. */
 export const customerPhoneDigits = sql`right(regexp_replace(${customers.phone}, '[^0-9]', '', 'g'), 10)`;
@@ -74,20 +72,41 @@ export const equipmentColumns = {
 
 export function createCustomerRepository(db: Database) {
   const queries = {
-    /** One page of the directory. Built separately so the benchmark can print the exact SQL. */
-    directoryPage: (search: string, page: number, pageSize: number) =>
+    /** One page of the directory without a search, in customers_name_idx order. Built separately so the benchmark can print the exact SQL. */
+    directoryPage: (page: number, pageSize: number) =>
       db
         .select(listColumns)
         .from(customers)
-        .where(directoryMatch(search))
         .orderBy(...byName)
         .limit(pageSize)
         .offset((page - 1) * pageSize),
-    /** The matches counted up to countCap + 1 (more than the cap reads as "1,000+"): a count that stops, not one of every match. */
-    directoryTotal: (search: string) =>
-      db
-        .select({ total: count() })
-        .from(db.select({ id: customers.id }).from(customers).where(directoryMatch(search)).limit(countCap + 1).as('matching')),
+    /** All customers counted up to countCap + 1 (more than the cap reads as "1,000+"): a count that stops, not one of every row. */
+    directoryTotal: () => db.select({ total: count() }).from(db.select({ id: customers.id }).from(customers).limit(countCap + 1).as('matching')),
+    /**
+     * A page of search matches and, on every row, the matches counted up to countCap + 1: one
+     * statement over customer_search, whose (sort_name, customer_id) order is the directory's
+     * (decision 023-a). The page is a walk of customer_search_order_idx for a common text, a
+     * sort of the few matches for a rare one (the planner's choice, as before).
+     */
+    directorySearchPage: (search: string, page: number, pageSize: number) => {
+      const matching = db
+        .select({ customerId: customerSearch.customerId, sortName: customerSearch.sortName })
+        .from(customerSearch)
+        .where(directoryMatch(search))
+        .orderBy(asc(customerSearch.sortName), asc(customerSearch.customerId))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .as('page');
+      const counted = db.select({ id: customerSearch.customerId }).from(customerSearch).where(directoryMatch(search)).limit(countCap + 1).as('matching');
+      return db
+        .select({ ...listColumns, matches: sql<number>`(select count(*)::int from ${counted})`.mapWith(Number) })
+        .from(matching)
+        .innerJoin(customers, eq(customers.id, matching.customerId))
+        .orderBy(asc(matching.sortName), asc(matching.customerId));
+    },
+    /** The search's matches counted up to countCap + 1, when its page is empty (no match, or past the end). */
+    directorySearchTotal: (search: string) =>
+      db.select({ total: count() }).from(db.select({ id: customerSearch.customerId }).from(customerSearch).where(directoryMatch(search)).limit(countCap + 1).as('matching')),
     // The profile's four reads take a value or a placeholder: they are also prepared once, below.
     customer: (id: string | Placeholder) => db.select().from(customers).where(eq(customers.id, id)),
     equipment: (customerId: string | Placeholder) =>
@@ -153,10 +172,17 @@ export function createCustomerRepository(db: Database) {
      * page if more) and `totalCapped` is true.
      */
     async directory(search: string, page: number, pageSize: number): Promise<{ rows: CustomerListRow[]; total: number; totalCapped: boolean }> {
-      const rows = await queries.directoryPage(search, page, pageSize);
+      if (!search) {
+        const rows = await queries.directoryPage(page, pageSize);
+        if (rows.length > 0 && rows.length < pageSize) return { rows, total: (page - 1) * pageSize + rows.length, totalCapped: false };
+        const [counted] = await queries.directoryTotal();
+        return { rows, ...cappedTotal(counted?.total ?? 0, rows.length === 0 ? 0 : (page - 1) * pageSize + rows.length) };
+      }
+      const found = await queries.directorySearchPage(search, page, pageSize);
+      const rows = found.map(({ matches: _matches, ...row }) => row);
       if (rows.length > 0 && rows.length < pageSize) return { rows, total: (page - 1) * pageSize + rows.length, totalCapped: false };
-      const [counted] = await queries.directoryTotal(search);
-      return { rows, ...cappedTotal(counted?.total ?? 0, rows.length === 0 ? 0 : (page - 1) * pageSize + rows.length) };
+      const counted = found[0]?.matches ?? (await queries.directorySearchTotal(search))[0]?.total ?? 0;
+      return { rows, ...cappedTotal(counted, rows.length === 0 ? 0 : (page - 1) * pageSize + rows.length) };
     },
 
     /** The pickers: name or phone contains the text, by name. */

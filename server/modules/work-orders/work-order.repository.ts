@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, like, not, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { WorkOrderStatus } from '#shared/enums.ts';
 import { workOrderStepsCap } from '#shared/work-order.ts';
@@ -13,6 +13,7 @@ import {
   technicians,
   visitCompletions,
   workOrderNotes,
+  workOrderSearch,
   workOrderStatusCounts,
   workOrderTasks,
   workOrders,
@@ -71,100 +72,59 @@ export const searchRecentWindow = 2_000;
 /** Search totals are counted up to this many matches; beyond it the list says "1,000+" (server/db/count-cap.ts). */
 export const searchCountCap = countCap;
 
-/** A work-order number as the database gives them ('WO-' || nextval): exactly the work_orders_other_number_trgm_idx predicate. */
-const canonicalNumberPattern = '^WO-[0-9]+$';
-/** A search that is a number's start as staff type it: WO-1052, wo-1052. */
-const numberSearch = /^WO-[0-9]+$/i;
-
 /**
- * The number contains the text. For a number's start (WO-<digits>) that is, on a canonical number
- * (one 'W' only), the same as starting with it: a range read of work_orders_number_prefix_idx,
- * instead of a trigram search whose 'wo' trigram is in every number. Numbers of another shape (none
- * unless put there by hand) keep the substring match, through their own partial trigram index.
+ * Title, description, number, customer name or customer phone contains the text, any case: one
+ * `like` on work_order_search's text (those five lower-cased, joined by U+001F; migration
+ * 0028_search_tables, decision 023-a), served by its one trigram index. `ilike` lower-cases both
+ * sides with lower(), so `lower(pattern)` on the lower-cased text matches the same rows; only a
+ * search that itself contains U+001F could match across two fields.
  */
-function numberMatch(search: string, pattern: string): SQL {
-  if (!numberSearch.test(search)) return ilike(workOrders.workOrderNumber, pattern);
-  return or(
-    like(workOrders.workOrderNumber, `${search.toUpperCase()}%`),
-    and(sql`${workOrders.workOrderNumber} !~ ${sql.raw(`'${canonicalNumberPattern}'`)}`, ilike(workOrders.workOrderNumber, pattern)),
-  )!;
+function textMatch(search: string, column: SQL | typeof workOrderSearch.searchText = workOrderSearch.searchText): SQL {
+  return sql`${column} like lower(${containsPattern(search)})`;
 }
 
-function searchText(search: string) {
-  const pattern = containsPattern(search);
-  return {
-    /** Title, description or number contains the text (a BitmapOr of their indexes). */
-    inWorkOrder: or(ilike(workOrders.title, pattern), ilike(workOrders.description, pattern), numberMatch(search, pattern))!,
-    /** Customers whose name or phone contains it (their trigram indexes). */
-    customerIds: (db: DbExecutor) =>
-      db.select({ id: customers.id }).from(customers).where(or(ilike(customers.name, pattern), ilike(customers.phone, pattern))),
-  };
+const searchStatusFilter = (status: WorkOrderStatus | 'all') => (status === 'all' ? undefined : eq(workOrderSearch.status, status));
+/** The list's order on work_order_search: work_order_search_order_idx (and its per-status twin). */
+const searchNewestFirst = sql`${workOrderSearch.serviceDate} desc, ${workOrderSearch.createdAt} desc, ${workOrderSearch.workOrderId} desc`;
+
+/**
+ * One statement for a search's page and its matches counted up to the cap (decision 023-a):
+ * `matching` is at most searchCountCap + 1 matches (a bitmap scan of the trigram index), counted
+ * once. Under the cap it holds every match, and the page is its first rows in list order. Past it
+ * the word is common: the page is read from the newest `searchRecentWindow` work orders in index
+ * order, stopping at the page's end (exact whenever it fills the page, since every work order
+ * outside the window comes later). Only the branch the count picks runs; `withRecent` false (a
+ * page past the window) leaves the second out, and an empty answer tells nothing about the count.
+ */
+function searchPageWithCount(status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number, withRecent: boolean): SQL {
+  const offset = (page - 1) * pageSize;
+  const statusWhere = status === 'all' ? undefined : sql`where ${searchStatusFilter(status)}`;
+  const parts = [
+    sql`(with "matching" as (select ${workOrderSearch.workOrderId}, ${workOrderSearch.serviceDate}, ${workOrderSearch.createdAt} from ${workOrderSearch}`,
+    sql`where ${and(searchStatusFilter(status), textMatch(search))} limit ${searchCountCap + 1}),`,
+    sql`"counted" as (select count(*)::int as "matches" from "matching")`,
+    sql`select "ids"."work_order_id", "counted"."matches" from "counted" cross join lateral (`,
+    sql`(select "matching"."work_order_id" from "matching" where "counted"."matches" <= ${searchCountCap}`,
+    sql`order by "matching"."service_date" desc, "matching"."created_at" desc, "matching"."work_order_id" desc limit ${pageSize} offset ${offset})`,
+    ...(withRecent
+      ? [
+          sql`union all (select "recent"."work_order_id" from (select ${workOrderSearch.workOrderId}, ${workOrderSearch.searchText} from ${workOrderSearch}`,
+          ...(statusWhere ? [statusWhere] : []),
+          sql`order by ${searchNewestFirst} limit ${searchRecentWindow}) as "recent"`,
+          sql`where "counted"."matches" > ${searchCountCap} and ${textMatch(search, sql`"recent"."search_text"`)} limit ${pageSize} offset ${offset})`,
+        ]
+      : []),
+    sql`) as "ids") as "page"`,
+  ];
+  return sql.join(parts, sql` `);
+}
+
+/** A page of all matches, sorted (a common word whose newest work orders hold too few of them). */
+function searchPageOfAll(status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number): SQL {
+  return sql`(select ${workOrderSearch.workOrderId}, 0 as "matches" from ${workOrderSearch} where ${and(searchStatusFilter(status), textMatch(search))} order by ${searchNewestFirst} limit ${pageSize} offset ${(page - 1) * pageSize}) as "page"`;
 }
 
 const statusFilter = (status: WorkOrderStatus | 'all') => (status === 'all' ? undefined : eq(workOrders.status, status));
-
-/**
- * The matching ids as two disjoint parts: those matching on the work order itself, and the other
- * work orders of matching customers (work_orders_customer_id_idx). A single OR across both tables
- * could use no index at all: every search would read all 100,000 rows.
- */
-function matchingRows(db: DbExecutor, status: WorkOrderStatus | 'all', search: string) {
-  const text = searchText(search);
-  const columns = { id: workOrders.id, serviceDate: workOrders.serviceDate, createdAt: workOrders.createdAt };
-  return db
-    .select(columns)
-    .from(workOrders)
-    .where(and(statusFilter(status), text.inWorkOrder))
-    .unionAll(
-      db
-        .select(columns)
-        .from(workOrders)
-        .where(and(statusFilter(status), inArray(workOrders.customerId, text.customerIds(db)), not(text.inWorkOrder))),
-    );
-}
-
-/**
- * A page of search matches among the newest `searchRecentWindow` work orders, read in list order
- * and stopping at the page's end: exact whenever it fills the page, since every work order outside
- * the window comes later in the order.
- */
-function recentSearchPage(db: DbExecutor, status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
-  const text = searchText(search);
-  const recent = db
-    .select({
-      id: workOrders.id,
-      serviceDate: workOrders.serviceDate,
-      createdAt: workOrders.createdAt,
-      matches: or(text.inWorkOrder, inArray(workOrders.customerId, text.customerIds(db)))!.as('matches'),
-    })
-    .from(workOrders)
-    .where(statusFilter(status))
-    .orderBy(...newestFirst)
-    .limit(searchRecentWindow)
-    .as('recent');
-  return db
-    .select({ id: recent.id })
-    .from(recent)
-    .where(eq(recent.matches, true))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .as('page');
-}
-
-/**
- * A page of all search matches: the matching ids are sorted and cut to the page on their own
- * (with the two sort keys), so only the page's rows are joined to their work order and customer.
- */
-function searchPage(db: DbExecutor, status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
-  const matching = matchingRows(db, status, search).as('matching');
-  return db
-    .select({ id: matching.id })
-    .from(matching)
-    .orderBy(desc(matching.serviceDate), desc(matching.createdAt), desc(matching.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .as('page');
-}
 
 /** The stored updated_at to the millisecond: what the client saw (JSON dates carry milliseconds, PostgreSQL keeps microseconds). */
 const versionMatches = (expectedUpdatedAt: string) =>
@@ -181,13 +141,16 @@ export function createWorkOrderRepository(db: DbExecutor) {
         .orderBy(...newestFirst)
         .limit(pageSize)
         .offset((page - 1) * pageSize),
-    /** A page of matches: from the newest work orders (`recent`) or from all of them (`all`). */
-    searchPage: (from: 'recent' | 'all', status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) => {
-      const matches = (from === 'recent' ? recentSearchPage : searchPage)(db, status, search, page, pageSize);
+    /**
+     * A page of matches with `matches`, their number counted up to searchCountCap + 1 (`first`: one
+     * statement, see searchPageWithCount), or a page of all matches sorted (`all`).
+     */
+    searchPage: (from: 'first' | 'all', status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) => {
+      const ids = from === 'first' ? searchPageWithCount(status, search, page, pageSize, page * pageSize <= searchRecentWindow) : searchPageOfAll(status, search, page, pageSize);
       return db
-        .select(listColumns)
-        .from(matches)
-        .innerJoin(workOrders, eq(workOrders.id, matches.id))
+        .select({ ...listColumns, matches: sql<number>`"page"."matches"`.mapWith(Number) })
+        .from(ids)
+        .innerJoin(workOrders, eq(workOrders.id, sql`"page"."work_order_id"`))
         .innerJoin(customers, eq(customers.id, workOrders.customerId))
         .orderBy(...newestFirst);
     },
@@ -199,7 +162,16 @@ export function createWorkOrderRepository(db: DbExecutor) {
         .where(status === 'all' ? undefined : eq(workOrderStatusCounts.status, status)),
     /** With one, the matches counted up to searchCountCap + 1 (more than the cap reads as "1,000+"). */
     searchTotal: (status: WorkOrderStatus | 'all', search: string) =>
-      db.select({ total: count() }).from(matchingRows(db, status, search).limit(searchCountCap + 1).as('matching')),
+      db
+        .select({ total: count() })
+        .from(
+          db
+            .select({ id: workOrderSearch.workOrderId })
+            .from(workOrderSearch)
+            .where(and(searchStatusFilter(status), textMatch(search)))
+            .limit(searchCountCap + 1)
+            .as('matching'),
+        ),
     // The detail's three reads take a value or a placeholder: they are also prepared once, below.
     detail: (id: string | Placeholder) =>
       db
@@ -258,9 +230,9 @@ export function createWorkOrderRepository(db: DbExecutor) {
 
     /**
      * A page and the number of all matches. Without a search: the page in index order and the kept
-     * counts (skipped when a partly filled page already tells the total). With one: the matches
-     * counted up to the cap first; past it the word is common, and the newest work orders fill the
-     * page in index order; under it, the few matches are sorted on their own.
+     * counts (skipped when a partly filled page already tells the total). With one: one statement
+     * counts the matches up to the cap and reads the page: under the cap the few matches sorted on
+     * their own, past it (a common word) the newest work orders in index order (decision 023-a).
      */
     async list(status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
       if (!search) {
@@ -269,12 +241,13 @@ export function createWorkOrderRepository(db: DbExecutor) {
         const [counted] = await queries.listTotal(status);
         return { rows, total: counted?.total ?? 0, totalCapped: false };
       }
-      const [counted] = await queries.searchTotal(status, search);
-      const matches = counted?.total ?? 0;
+      const first = await queries.searchPage('first', status, search, page, pageSize);
+      // An empty page (no match, or past the end or the window) carries no count: count alone.
+      const matches = first[0]?.matches ?? (await queries.searchTotal(status, search))[0]?.total ?? 0;
       const totalCapped = matches > searchCountCap;
-      let rows: Awaited<ReturnType<typeof queries.listPage>> = [];
-      if (totalCapped && page * pageSize <= searchRecentWindow) rows = await queries.searchPage('recent', status, search, page, pageSize);
-      if (rows.length < pageSize && matches > (page - 1) * pageSize) rows = await queries.searchPage('all', status, search, page, pageSize);
+      let found = first;
+      if (found.length < pageSize && totalCapped && matches > (page - 1) * pageSize) found = await queries.searchPage('all', status, search, page, pageSize);
+      const rows = found.map(({ matches: _matches, ...row }) => row);
       return { rows, total: Math.min(matches, searchCountCap), totalCapped };
     },
 
