@@ -79,6 +79,15 @@ type SqlStatement = {
   minRows?: number;
 };
 
+/**
+ * A statement as a repository builds it: its text from the builder (the same for every context),
+ * its parameters built afresh for the run's context.
+ */
+function fromBuilder(build: (context: BenchContext) => { sql: string; params: unknown[] }, minRows?: number): SqlStatement {
+  const sample: BenchContext = { tokenHash: '', customerId: '00000000-0000-4000-8000-000000000000', workOrderId: '00000000-0000-4000-8000-000000000000' };
+  return { text: build(sample).sql, params: (context) => build(context).params, minRows };
+}
+
 type Endpoint = {
   name: string;
   /** GET path on the server; /api/admin paths are sent with the session cookie. */
@@ -136,18 +145,6 @@ const browserEncodings = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 const keptAnswerNote =
   'the driver runs every statement of a computation; the endpoint runs only the session lookup and the snapshot check while no ' +
   'transaction commits (its answer is kept per snapshot, server/db/snapshot-cache.ts), so it may exceed its driver ceiling';
-
-/** CalendarRepository.queries.range: appointments whose service date is in [start, end), by day and start, each customer by its key. */
-const calendarRangeSql =
-  'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", ' +
-  '"work_orders"."service_date", "work_orders"."scheduled_start_time", "work_orders"."scheduled_end_time", "work_orders"."status", ' +
-  '"work_orders"."priority", "work_orders"."service_type", "work_orders"."updated_at", "work_orders"."service_address", "work_orders"."service_city", ' +
-  '"work_orders"."service_state", "work_orders"."service_zip", "technicians"."id", "technicians"."name", ' +
-  '"technicians"."color", "customer"."id", "customer"."name", "customer"."phone", "customer"."address" from "work_orders" ' +
-  'inner join lateral (select "id", "name", "phone", "address" from "customers" where "customers"."id" = "work_orders"."customer_id" limit $1) "customer" on true ' +
-  'left join "technicians" on "technicians"."id" = "work_orders"."technician_id" ' +
-  'where ("work_orders"."service_date" >= $2 and "work_orders"."service_date" < $3 and "work_orders"."scheduled_start_time" is not null ' +
-  'and "work_orders"."scheduled_end_time" is not null) order by "work_orders"."service_date" asc, "work_orders"."scheduled_start_time" asc, "work_orders"."id" asc';
 
 /** The calendar's week (Sunday to Sunday, FullCalendar's default) and month grid (six weeks) around today. */
 function calendarRanges() {
@@ -237,42 +234,14 @@ const endpoints: Endpoint[] = [
   {
     name: 'customer profile',
     path: ({ customerId }) => `/api/admin/customers/${customerId}`,
-    // CustomerService.profile: the customer, its equipment, photos and latest 100 work orders.
+    // CustomerService.profile: the customer, its equipment, photos and latest 100 work orders, from
+    // the repository's own builders.
     sql: [
       sessionLookup,
-      {
-        text:
-          'select "id", "name", "phone", "email", "address", "city", "state", "zip", "type", "notes", "has_indoor_unit", "has_outdoor_unit", ' +
-          '"unit_brand", "unit_model", "unit_serial", "install_date", "refrigerant_type", "tonnage", "latitude", "longitude", "geocoding_status", ' +
-          '"geocoded_at", "formatted_address", "geocoding_error", "geocoding_accuracy", "created_at", "updated_at" from "customers" where "customers"."id" = $1',
-        params: ({ customerId }) => [customerId],
-        minRows: 1,
-      },
-      {
-        text:
-          'select "id", "equipment_type", "location", "brand", "model", "serial_number", "warranty_status" from "equipment" ' +
-          'where "equipment"."customer_id" = $1 order by "equipment"."created_at" asc, "equipment"."id" asc',
-        params: ({ customerId }) => [customerId],
-      },
-      {
-        text:
-          'select "id", "customer_id", "object_key", "content_type", "width", "height", "created_at" from "customer_photos" ' +
-          'where "customer_photos"."customer_id" = $1 order by "customer_photos"."created_at" desc, "customer_photos"."id" desc',
-        params: ({ customerId }) => [customerId],
-      },
-      {
-        text:
-          'select "id", "work_order_number", "title", "status", "priority", "service_type", "service_date", "created_at" from "work_orders" ' +
-          'where "work_orders"."customer_id" = $1 order by "work_orders"."created_at" desc, "work_orders"."id" desc limit $2',
-        params: ({ customerId }) => [customerId, 100],
-        minRows: 1,
-      },
-    ],
-    builtSql: ({ customerId }) => [
-      customerQueries.customer(customerId).toSQL(),
-      customerQueries.equipment(customerId).toSQL(),
-      customerQueries.photos(customerId).toSQL(),
-      customerQueries.workOrders(customerId, 100).toSQL(),
+      fromBuilder((context) => customerQueries.customer(context.customerId).toSQL(), 1),
+      fromBuilder((context) => customerQueries.equipment(context.customerId).toSQL()),
+      fromBuilder((context) => customerQueries.photos(context.customerId).toSQL()),
+      fromBuilder((context) => customerQueries.workOrders(context.customerId, 100).toSQL(), 1),
     ],
   },
   {
@@ -328,51 +297,17 @@ const endpoints: Endpoint[] = [
   {
     name: 'work-order detail',
     path: ({ workOrderId }) => `/api/admin/work-orders/${workOrderId}`,
-    // WorkOrderService.detail: the work order with customer, technician, equipment and possible match; the latest report; the tasks.
+    // WorkOrderRepository.detail: the work order with customer, technician, equipment and possible
+    // match; the latest report; the tasks; the technician app's completion and notes; the steps'
+    // history. Six statements, taken from the repository's own builders (they run in parallel).
     sql: [
       sessionLookup,
-      {
-        text:
-          'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."customer_id", "work_orders"."title", "work_orders"."description", ' +
-          '"work_orders"."notes", "work_orders"."service_type", "work_orders"."service_date", "work_orders"."time_preference", "work_orders"."priority", ' +
-          '"work_orders"."status", "work_orders"."technician_id", "work_orders"."equipment_id", "work_orders"."estimate_request_id", ' +
-          '"work_orders"."scheduled_date", "work_orders"."scheduled_start_time", "work_orders"."scheduled_end_time", "work_orders"."estimated_duration", ' +
-          '"work_orders"."special_instructions", "work_orders"."actual_start_time", "work_orders"."actual_end_time", "work_orders"."started_at", ' +
-          '"work_orders"."completed_at", "work_orders"."idempotency_key", "work_orders"."service_address", "work_orders"."service_city", ' +
-          '"work_orders"."service_state", "work_orders"."service_zip", "work_orders"."possible_customer_id", "work_orders"."created_at", "work_orders"."updated_at", ' +
-          '"customers"."id", "customers"."name", "customers"."phone", "customers"."email", "customers"."address", "customers"."city", "customers"."state", ' +
-          '"customers"."zip", "customers"."type", "customers"."notes", "customers"."has_indoor_unit", "customers"."has_outdoor_unit", "customers"."unit_brand", ' +
-          '"customers"."unit_model", "customers"."unit_serial", "customers"."install_date", "customers"."refrigerant_type", "customers"."tonnage", ' +
-          '"customers"."latitude", "customers"."longitude", "customers"."geocoding_status", "customers"."geocoded_at", "customers"."formatted_address", ' +
-          '"customers"."geocoding_error", "customers"."geocoding_accuracy", "customers"."created_at", "customers"."updated_at", ' +
-          '"technicians"."id", "technicians"."name", "technicians"."color", "equipment"."id", "equipment"."equipment_type", "equipment"."location", ' +
-          '"equipment"."brand", "equipment"."model", "equipment"."serial_number", "equipment"."warranty_status", "possible_customer"."id", ' +
-          '"possible_customer"."name", "possible_customer"."phone", "possible_customer"."email", "possible_customer"."address", "possible_customer"."city", ' +
-          '"possible_customer"."state", "possible_customer"."zip" from "work_orders" ' +
-          'inner join "customers" on "customers"."id" = "work_orders"."customer_id" left join "technicians" on "technicians"."id" = "work_orders"."technician_id" ' +
-          'left join "equipment" on "equipment"."id" = "work_orders"."equipment_id" ' +
-          'left join "customers" "possible_customer" on "possible_customer"."id" = "work_orders"."possible_customer_id" where "work_orders"."id" = $1',
-        params: ({ workOrderId }) => [workOrderId],
-        minRows: 1,
-      },
-      {
-        text:
-          'select "id", "work_order_id", "mca", "mocp", "temp_split", "static_pressure", "inspection_items", "created_at" from "inspection_reports" ' +
-          'where "inspection_reports"."work_order_id" = $1 order by "inspection_reports"."created_at" desc, "inspection_reports"."id" desc limit $2',
-        params: ({ workOrderId }) => [workOrderId, 1],
-      },
-      {
-        text:
-          'select "id", "work_order_id", "task_name", "status", "time_spent_minutes", "created_at" from "work_order_tasks" ' +
-          'where "work_order_tasks"."work_order_id" = $1 order by "work_order_tasks"."created_at" asc, "work_order_tasks"."id" asc',
-        params: ({ workOrderId }) => [workOrderId],
-        minRows: 1,
-      },
-    ],
-    builtSql: ({ workOrderId }) => [
-      workOrderQueries.detail(workOrderId).toSQL(),
-      workOrderQueries.latestInspection(workOrderId).toSQL(),
-      workOrderQueries.tasks(workOrderId).toSQL(),
+      fromBuilder((context) => workOrderQueries.detail(context.workOrderId).toSQL(), 1),
+      fromBuilder((context) => workOrderQueries.latestInspection(context.workOrderId).toSQL()),
+      fromBuilder((context) => workOrderQueries.tasks(context.workOrderId).toSQL(), 1),
+      fromBuilder((context) => workOrderQueries.completion(context.workOrderId).toSQL()),
+      fromBuilder((context) => workOrderQueries.techNotes(context.workOrderId).toSQL()),
+      fromBuilder((context) => workOrderQueries.history(context.workOrderId).toSQL()),
     ],
   },
   {
@@ -383,11 +318,7 @@ const endpoints: Endpoint[] = [
     sql: [
       sessionLookup,
       snapshotCheck,
-      {
-        text: calendarRangeSql,
-        params: () => [1, calendarRanges().week.start, calendarRanges().week.end],
-        minRows: 1,
-      },
+      fromBuilder(() => calendarQueries.range(calendarRanges().week.start, calendarRanges().week.end).toSQL(), 1),
     ],
     builtSql: () => [dashboardQueries.snapshot().toSQL(), calendarQueries.range(calendarRanges().week.start, calendarRanges().week.end).toSQL()],
     note: keptAnswerNote,
@@ -400,11 +331,7 @@ const endpoints: Endpoint[] = [
     sql: [
       sessionLookup,
       snapshotCheck,
-      {
-        text: calendarRangeSql,
-        params: () => [1, calendarRanges().month.start, calendarRanges().month.end],
-        minRows: 1,
-      },
+      fromBuilder(() => calendarQueries.range(calendarRanges().month.start, calendarRanges().month.end).toSQL(), 1),
     ],
     builtSql: () => [dashboardQueries.snapshot().toSQL(), calendarQueries.range(calendarRanges().month.start, calendarRanges().month.end).toSQL()],
     note: keptAnswerNote,

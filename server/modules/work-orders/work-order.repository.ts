@@ -210,6 +210,18 @@ export function createWorkOrderRepository(db: DbExecutor) {
         .from(workOrderTasks)
         .where(eq(workOrderTasks.workOrderId, workOrderId))
         .orderBy(asc(workOrderTasks.createdAt), asc(workOrderTasks.id)),
+    // The technician app's record (issue 19): the completion and the technician's notes.
+    completion: (workOrderId: string) => db.select().from(visitCompletions).where(eq(visitCompletions.workOrderId, workOrderId)),
+    techNotes: (workOrderId: string) =>
+      db.select().from(workOrderNotes).where(eq(workOrderNotes.workOrderId, workOrderId)).orderBy(asc(workOrderNotes.createdAt), asc(workOrderNotes.id)),
+    // Its own history (the timeline's steps): the newest entries, by audit_log_entity_idx.
+    history: (workOrderId: string) =>
+      db
+        .select({ action: auditLog.action, actorName: auditLog.actorName, occurredAt: auditLog.occurredAt, changes: auditLog.changes })
+        .from(auditLog)
+        .where(and(eq(auditLog.entityType, 'work_order'), eq(auditLog.entityId, workOrderId)))
+        .orderBy(desc(auditLog.occurredAt), desc(auditLog.id))
+        .limit(workOrderStepsCap),
   };
 
   /**
@@ -257,16 +269,9 @@ export function createWorkOrderRepository(db: DbExecutor) {
         prepared.detail.execute({ id }),
         prepared.latestInspection.execute({ id }),
         prepared.tasks.execute({ id }),
-        // The technician app's record (issue 19): the completion and the technician's notes.
-        db.select().from(visitCompletions).where(eq(visitCompletions.workOrderId, id)),
-        db.select().from(workOrderNotes).where(eq(workOrderNotes.workOrderId, id)).orderBy(asc(workOrderNotes.createdAt), asc(workOrderNotes.id)),
-        // Its own history (the timeline's steps): the newest entries, by audit_log_entity_idx.
-        db
-          .select({ action: auditLog.action, actorName: auditLog.actorName, occurredAt: auditLog.occurredAt, changes: auditLog.changes })
-          .from(auditLog)
-          .where(and(eq(auditLog.entityType, 'work_order'), eq(auditLog.entityId, id)))
-          .orderBy(desc(auditLog.occurredAt), desc(auditLog.id))
-          .limit(workOrderStepsCap),
+        queries.completion(id),
+        queries.techNotes(id),
+        queries.history(id),
       ]);
       const row = rows[0];
       return row && { ...row, inspectionReport: reports[0], tasks, completion: completions[0], techNotes, history: history.reverse() };
