@@ -50,14 +50,7 @@ export async function startServer(config: AppConfig, opening: DatabaseOpening = 
   try {
     app = await (building ?? buildApp({ config, database }));
     const admin = await (checkingAdmin ?? ensureAdmin(config, database));
-    if (admin?.generatedPassword) {
-      // Printed once, on purpose not through the logger (which may ship to a log store).
-      process.stdout.write(
-        `\n  A staff account was created because none existed:\n    email:    ${admin.created.email}\n    password: ${admin.generatedPassword}\n  Keep it now; it is not shown again. Add others with npm run admin:create.\n\n`,
-      );
-    } else if (admin) {
-      app.log.info({ email: admin.created.email }, 'created the configured admin account');
-    }
+    if (admin && !admin.generatedPassword) app.log.info({ email: admin.created.email }, 'created the configured admin account');
     markStartup('admin ensured');
     if (config.seedDemo && (await isDatabaseEmpty(database.db))) {
       const counts = await seedDemoData(database.db, { timeZone: config.businessTimeZone });
@@ -113,13 +106,24 @@ function fallbackEmailDomain(config: AppConfig): string {
   return config.company.email.split('@')[1] ?? 'localhost';
 }
 
-/** Creates the configured admin account, or a first one when there is no staff account at all. */
+/**
+ * Creates the configured admin account, or a first one when there is no staff account at all. A
+ * generated password is printed here, as soon as the account exists: the check may finish before
+ * the app is built (decision 023-b), and a start that fails after it must not lose the password.
+ */
 async function ensureAdmin(config: AppConfig, database: DatabaseHandle) {
-  return staffService(config, database)
+  const admin = await staffService(config, database)
     .ensureAdmin(config.admin, `admin@${fallbackEmailDomain(config)}`)
     .catch((error: unknown) => {
       // The configured password fails the policy (say, a common one): a configuration problem.
       if (error instanceof AppError && error.code === 'VALIDATION_FAILED') throw new ConfigError([`ADMIN_PASSWORD: ${error.message}`]);
       throw error;
     });
+  if (admin?.generatedPassword) {
+    // Printed once, on purpose not through the logger (which may ship to a log store).
+    process.stdout.write(
+      `\n  A staff account was created because none existed:\n    email:    ${admin.created.email}\n    password: ${admin.generatedPassword}\n  Keep it now; it is not shown again. Add others with npm run admin:create.\n\n`,
+    );
+  }
+  return admin;
 }
