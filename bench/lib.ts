@@ -143,6 +143,10 @@ export type ServerProcess = {
   baseUrl: string;
   /** From spawn to the first 200 from GET /healthz. */
   startupMs: number;
+  /** When the process was spawned, in epoch milliseconds (the server's STARTUP_TIMING marks use that clock). */
+  spawnedAtEpochMs: number;
+  /** The last 64 KB the process wrote to stdout and stderr. */
+  output: () => string;
   /** Graceful stop (SIGTERM, so PGlite closes its data dir cleanly), SIGKILL after 10 s. */
   stop: () => Promise<void>;
   /** Synchronous last resort for process 'exit' handlers: sends SIGTERM and returns. */
@@ -202,6 +206,7 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
   const baseUrl = `http://${options.host}:${options.port}`;
   const output = new OutputTail();
   const spawnedAt = performance.now();
+  const spawnedAtEpochMs = performance.timeOrigin + spawnedAt;
   const child = spawn(options.command, options.args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let spawnError: Error | undefined;
   child.on('error', (error) => {
@@ -211,7 +216,9 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
     // LOG_LEVEL=warn keeps the server quiet; whatever it still says is worth seeing.
     stream.on('data', (chunk: Buffer) => {
       output.push(chunk);
-      process.stderr.write(prefixLines(chunk.toString('utf8'), '[server] '));
+      // STARTUP_TIMING's phase marks are for bench/startup.ts to read, not to echo.
+      const shown = chunk.toString('utf8').replace(/^startup-timing .*\n/gm, '');
+      if (shown) process.stderr.write(prefixLines(shown, '[server] '));
     });
   }
 
@@ -235,7 +242,7 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
       await response.arrayBuffer();
       if (response.status === 200) {
         const startupMs = performance.now() - spawnedAt;
-        return { pid: child.pid!, baseUrl, startupMs, stop, signalStop };
+        return { pid: child.pid!, baseUrl, startupMs, spawnedAtEpochMs, output: () => output.text(), stop, signalStop };
       }
     } catch {
       // Not listening yet.

@@ -66,6 +66,7 @@ import { pruneTechActions } from './modules/tech/tech-housekeeping.ts';
 import { calendarRoutes, createCalendarRepository, createCalendarService, createTechnicianBookings } from './modules/calendar/index.ts';
 import { createCustomerRepository } from './modules/customers/customer.repository.ts';
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
+import { markStartup } from './lib/startup-timing.ts';
 import { loggerOptions, registerRequestIdHeader, requestIdFor } from './logging.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerGracefulClose } from './plugins/graceful-close.ts';
@@ -93,6 +94,10 @@ export type AppDependencies = {
   smsSender?: SmsSender;
 };
 
+function replacedBelow(): never {
+  throw new Error('the zod compilers replace this factory (app.setValidatorCompiler, app.setSerializerCompiler)');
+}
+
 /** Builds the whole application (plugins, then modules). Never listens: main.ts and tests do. */
 export async function buildApp({ config, database, logger, logStream, serveClient = true, liveStreamLimits, onRoute, now, smsSender }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
@@ -100,6 +105,10 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     genReqId: requestIdFor,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 64 * 1024,
+    // Every schema is zod's, compiled by the compilers set just below, which replace these
+    // factories. Without factories here, Fastify would load Ajv and fast-json-stringify at
+    // start-up to make default compilers it never uses (decision 023-b).
+    schemaController: { compilersFactory: { buildValidator: replacedBelow, buildSerializer: replacedBelow } },
   });
   if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
@@ -342,6 +351,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   app.decorate('messaging', messagingRunner);
   app.decorate('changeFeed', changeFeed);
   app.decorate('geocoding', geocoding);
+  markStartup('app built');
   return app;
 }
 

@@ -1,17 +1,20 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { startOpeningDatabase } from './db/configured.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { markStartup } from './lib/startup-timing.ts';
 import type { RunningServer } from './start.ts';
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
   let server: RunningServer;
   try {
+    markStartup('main');
     const config = loadConfig();
     // The database opens (the embedded one on its own thread) while the rest of the server loads:
     // start.ts and everything it imports come in a chunk of their own (scripts/build-server.mjs).
     const opening = startOpeningDatabase(config);
     const { startServer } = await import('./start.ts');
+    markStartup('modules loaded');
     server = await startServer(config, opening);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof DataDirLockedError) {

@@ -1,6 +1,8 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
-import * as zxcvbnEnglish from '@zxcvbn-ts/language-en';
+import { createRequire } from 'node:module';
+import type * as ZxcvbnCore from '@zxcvbn-ts/core';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import type * as ZxcvbnCommon from '@zxcvbn-ts/language-common';
+import type * as ZxcvbnEnglish from '@zxcvbn-ts/language-en';
 import { passwordMessages, passwordRuleProblem, type PasswordContext } from './auth.ts';
 
 /**
@@ -13,10 +15,20 @@ export const minimumStrengthScore = 3;
 
 const estimatedLength = 64;
 
+/**
+ * zxcvbn and its dictionaries, which are decompressed as their modules load, were most of the time
+ * the server spent loading its code: they load on first use instead (decision 023-b).
+ */
+const requireDictionary = createRequire(import.meta.url);
+
 let factory: ZxcvbnFactory | undefined;
 function estimator(): ZxcvbnFactory {
+  if (factory) return factory;
+  const { ZxcvbnFactory } = requireDictionary('@zxcvbn-ts/core') as typeof ZxcvbnCore;
+  const zxcvbnCommon = requireDictionary('@zxcvbn-ts/language-common') as typeof ZxcvbnCommon;
+  const zxcvbnEnglish = requireDictionary('@zxcvbn-ts/language-en') as typeof ZxcvbnEnglish;
   // Built on first use (about half a second: the dictionaries are decompressed once).
-  factory ??= new ZxcvbnFactory({
+  factory = new ZxcvbnFactory({
     dictionary: { ...zxcvbnCommon.dictionary, ...zxcvbnEnglish.dictionary },
     graphs: zxcvbnCommon.adjacencyGraphs,
     translations: zxcvbnEnglish.translations,

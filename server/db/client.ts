@@ -1,15 +1,9 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
-import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction, PgTransactionConfig } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
-import { lockDataDir, type DataDirLock } from './data-dir-lock.ts';
-import { PgliteThread } from './pglite-thread.ts';
-import { listenOnPostgres, type ListenHandlers } from './postgres-listener.ts';
+import { launchPglite, migrationsFolder, type LaunchedPglite } from './pglite-launch.ts';
+import type { ListenHandlers } from './postgres-listener.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -79,50 +73,42 @@ export const defaultStatementTimeoutMs = 30_000;
 /** The client-side query_timeout waits this much longer, so the server's clear cancellation normally comes first. */
 export const queryTimeoutMarginMs = 5_000;
 
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** Works from the source tree and from the bundled server (build/server), both two levels down. */
-export const migrationsFolder = path.join(projectRoot, 'server/db/migrations');
+export { migrationsFolder } from './pglite-launch.ts';
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
-  if (options.kind === 'pglite') return openPglite(options);
-  return openPostgres(options);
+  if (options.kind === 'postgres') return openPostgres(options);
+  const launched = launchPglite(options);
+  await launched.ready;
+  return pgliteHandle(launched);
 }
 
-async function openPglite(options: Extract<OpenOptions, { kind: 'pglite' }>): Promise<DatabaseHandle> {
-  const { dataDir, loadDataDir } = options;
-  if (dataDir && loadDataDir) throw new Error('loadDataDir starts an in-memory database; a data directory keeps its own contents');
-  let lock: DataDirLock | undefined;
-  if (dataDir) lock = lockDataDir(dataDir);
-  try {
-    const thread = await PgliteThread.start({
-      dataDir: dataDir ? path.join(dataDir, 'pglite') : undefined,
-      migrationsFolder,
-      loadDataDir,
-      onUnexpectedExit: options.onThreadExit,
-    });
-    // Drizzle's PGlite driver is typed for the PGlite class but calls only `query(text, params,
-    // config)` and `transaction(work)`, which the thread answers as PGlite does (pglite-thread.ts,
-    // tests/integration/pglite-thread.test.ts).
-    // eslint-disable-next-line no-restricted-syntax -- the one place the thread stands in for PGlite
-    const db: Database = drizzlePglite({ client: thread as unknown as PGlite, schema });
-    return {
-      db,
-      kind: 'pglite',
-      query: async (text, params) => (await thread.query(text, params)).rows as never,
-      listen: async (channel, handlers) => {
-        const unlisten = await thread.listen(channel, handlers.onNotification);
-        handlers.onConnected?.(false);
-        return unlisten;
-      },
-      close: async () => {
+/**
+ * The handle of an embedded database whose thread is starting (pglite-launch.ts): usable at once,
+ * its requests wait in the thread until the database has opened and migrated.
+ */
+export function pgliteHandle({ thread, release }: LaunchedPglite): DatabaseHandle {
+  // Drizzle's PGlite driver is typed for the PGlite class but calls only `query(text, params,
+  // config)` and `transaction(work)`, which the thread answers as PGlite does (pglite-thread.ts,
+  // tests/integration/pglite-thread.test.ts).
+  // eslint-disable-next-line no-restricted-syntax -- the one place the thread stands in for PGlite
+  const db: Database = drizzlePglite({ client: thread as unknown as PGlite, schema });
+  return {
+    db,
+    kind: 'pglite',
+    query: async (text, params) => (await thread.query(text, params)).rows as never,
+    listen: async (channel, handlers) => {
+      const unlisten = await thread.listen(channel, handlers.onNotification);
+      handlers.onConnected?.(false);
+      return unlisten;
+    },
+    close: async () => {
+      try {
         await thread.close();
-        lock?.release();
-      },
-    };
-  } catch (error) {
-    lock?.release();
-    throw error;
-  }
+      } finally {
+        release();
+      }
+    },
+  };
 }
 
 /**
@@ -135,6 +121,13 @@ async function openPglite(options: Extract<OpenOptions, { kind: 'pglite' }>): Pr
  * are one short query per page, within the limit.
  */
 async function openPostgres(options: Extract<OpenOptions, { kind: 'postgres' }>): Promise<DatabaseHandle> {
+  // The PostgreSQL driver loads only when it is the configured database (decision 023-b).
+  const [{ default: pg }, { drizzle: drizzleNodePostgres }, { migrate: migrateNodePostgres }, { listenOnPostgres }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+    import('./postgres-listener.ts'),
+  ]);
   const statementTimeoutMs = options.statementTimeoutMs ?? defaultStatementTimeoutMs;
   const pool = new pg.Pool({
     connectionString: options.url,

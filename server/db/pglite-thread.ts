@@ -74,17 +74,30 @@ export class PgliteThread implements PgliteThreadQueries {
     this.#worker = worker;
   }
 
-  static start(options: StartOptions): Promise<PgliteThread> {
+  /** Starts the thread and resolves with it once the database has opened and migrated. */
+  static async start(options: StartOptions): Promise<PgliteThread> {
+    const { thread, ready } = PgliteThread.launch(options);
+    await ready;
+    return thread;
+  }
+
+  /**
+   * Starts the thread and returns it at once, with `ready`, which resolves once the database has
+   * opened and migrated (or rejects as `start` would). Requests made before then wait in the
+   * thread's queue: the worker reads them only after migrating (server start-up builds the app
+   * meanwhile, decision 023-b); if opening fails, they fail with its error.
+   */
+  static launch(options: StartOptions): { thread: PgliteThread; ready: Promise<void> } {
     const worker = startWorker({ dataDir: options.dataDir, migrationsFolder: options.migrationsFolder, loadDataDir: options.loadDataDir }, options.resourceLimits);
     const thread = new PgliteThread(worker);
-    return new Promise((resolve, reject) => {
-      let ready = false;
+    const ready = new Promise<void>((resolve, reject) => {
+      let isReady = false;
       worker.on('message', (message: ThreadMessage) => {
         if (message.type === 'ready') {
-          ready = true;
-          resolve(thread);
+          isReady = true;
+          resolve();
         } else if (message.type === 'failed') {
-          thread.#stopped = fromThreadError(message.error);
+          thread.#stop(fromThreadError(message.error));
           reject(thread.#stopped);
           void worker.terminate();
         } else thread.#receive(message);
@@ -92,12 +105,13 @@ export class PgliteThread implements PgliteThreadQueries {
       const stop = (error: Error) => {
         const first = !thread.#stopped;
         thread.#stop(error);
-        if (!ready) reject(error);
+        if (!isReady) reject(error);
         else if (first && !thread.#closing) options.onUnexpectedExit?.(error);
       };
       worker.on('error', (error) => stop(new Error(`the embedded database stopped: ${error.message}`, { cause: error })));
       worker.on('exit', (code) => stop(new Error(`the embedded database stopped (thread exit ${code})`)));
     });
+    return { thread, ready };
   }
 
   get closed(): boolean {

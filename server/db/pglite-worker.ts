@@ -10,6 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
+import { markStartup } from '../lib/startup-timing.ts';
 import { pgliteCreateOptions } from './pglite-options.ts';
 import { createPreparedStatements, isPreparable, type PreparedStatements } from './pglite-prepared.ts';
 import { toThreadError, type PgliteWorkerData, type ThreadMessage, type ThreadQueryOptions, type ThreadRequest } from './pglite-thread-protocol.ts';
@@ -119,8 +120,11 @@ async function open(): Promise<boolean> {
     // A dump to start from (the tests' migrated template) skips initdb; the migrations still run
     // and find everything applied.
     const dump = loadDataDir ? new Blob([await readFile(loadDataDir)]) : undefined;
+    markStartup('worker: opening');
     client = await PGlite.create({ dataDir, ...pgliteCreateOptions, loadDataDir: dump });
+    markStartup('worker: PGlite open');
     await migrate(drizzle({ client }), { migrationsFolder });
+    markStartup('worker: migrations checked');
     prepared = createPreparedStatements(client, { capacity: preparedCapacity });
     return true;
   } catch (error) {

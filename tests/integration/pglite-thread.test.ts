@@ -137,6 +137,26 @@ embeddedOnly('starting and stopping the thread', () => {
     await expect(PgliteThread.start({ dataDir: undefined, migrationsFolder: empty })).rejects.toThrow(/journal|migrations|meta/i);
   });
 
+  it('answers requests made before the database is ready once it has opened and migrated (start-up builds the app meanwhile)', async () => {
+    const { thread, ready } = PgliteThread.launch({ dataDir: undefined, migrationsFolder });
+    // Sent at once: the migrated table is there by the time the statement runs.
+    const early = thread.query<{ count: number }>('select count(*)::int as count from staff_users');
+    const transaction = thread.transaction((tx) => tx.query<{ one: number }>('select 1 as one'));
+    await ready;
+    expect((await early).rows).toEqual([{ count: 0 }]);
+    expect((await transaction).rows).toEqual([{ one: 1 }]);
+    await thread.close();
+  });
+
+  it('fails the requests made before the database is ready with the reason it could not open', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'no-migrations-'));
+    const { thread, ready } = PgliteThread.launch({ dataDir: undefined, migrationsFolder: empty });
+    const early = thread.query('select 1');
+    await expect(ready).rejects.toThrow(/journal|migrations|meta/i);
+    await expect(early).rejects.toThrow(/journal|migrations|meta/i);
+    await expect(thread.query('select 1')).rejects.toThrow(/journal|migrations|meta/i);
+  });
+
   it('fails the pending and every later call with the reason when the thread stops, and tells its owner', async () => {
     const lost: Error[] = [];
     const thread = await PgliteThread.start({

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '#server/db/client.ts';
+import { ConfigError } from '#server/config.ts';
 import { DataDirLockedError } from '#server/db/data-dir-lock.ts';
 import { startServer, type RunningServer } from '#server/start.ts';
 import { testConfig } from '#tests/support/test-app.ts';
@@ -115,6 +116,55 @@ describe('later starts on the same database', () => {
       expect(login.status).toBe(200);
     } finally {
       await second.close();
+    }
+  });
+});
+
+// Decision 023-b: the app is built and the staff-account check queued while the embedded database
+// opens, and the outbox and messaging start their first sweeps once the server listens.
+describe('start-up order', () => {
+  it('still sends, once listening, an e-mail a previous run left queued', async () => {
+    const first = await start();
+    const [queued] = await first.database.query<{ id: string }>(
+      `insert into outbound_emails (recipients, subject, text_body) values (array['left@example.com'], 'Left queued', 'Sent at the next start.') returning id`,
+    );
+    await first.close();
+
+    const second = await start();
+    try {
+      // The outbox's first sweep was started by the start-up; nothing else kicks it here.
+      await second.app.emailOutbox.idle();
+      const [row] = await second.database.query<{ status: string }>(`select status from outbound_emails where id = $1`, [queued!.id]);
+      expect(row!.status).toBe('sent');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('stops with a configuration error when the configured admin password is refused, and frees the data directory', async () => {
+    const ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hvac-start-refused-'));
+    try {
+      const refused = startServer(
+        testConfig({
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATA_DIR: ownDir,
+          SEED_DEMO: 'false',
+          ADMIN_EMAIL: 'owner@example.com',
+          ADMIN_PASSWORD: 'password1234',
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        }),
+      );
+      await expect(refused).rejects.toBeInstanceOf(ConfigError);
+      await expect(refused).rejects.toThrow(/ADMIN_PASSWORD/);
+      if (!databaseUrl) {
+        // The app built meanwhile and the database thread are closed: the data directory opens again.
+        const reopened = await openDatabase({ kind: 'pglite', dataDir: ownDir });
+        expect(await reopened.query(`select count(*)::int as count from staff_users where email = 'owner@example.com'`)).toEqual([{ count: 0 }]);
+        await reopened.close();
+      }
+    } finally {
+      fs.rmSync(ownDir, { recursive: true, force: true });
     }
   });
 });

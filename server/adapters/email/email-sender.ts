@@ -1,7 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
-import nodemailerShared from 'nodemailer/lib/shared/index.js';
+import type * as Nodemailer from 'nodemailer';
+import type * as NodemailerShared from 'nodemailer/lib/shared/index.js';
+
+/** nodemailer loads with the first message, not when the server starts (decision 023-b). */
+let loading: Promise<{ nodemailer: typeof Nodemailer; shared: typeof NodemailerShared }> | undefined;
+function loadNodemailer() {
+  loading ??= Promise.all([import('nodemailer'), import('nodemailer/lib/shared/index.js')]).then(([nodemailer, shared]) => ({
+    nodemailer: nodemailer.default,
+    shared: shared.default,
+  }));
+  return loading;
+}
 
 export type EmailMessage = {
   from: string;
@@ -63,7 +73,8 @@ export function createSmtpSender(smtpUrl: string, timeouts: Partial<typeof smtpT
       const logger = { trace: ignore, debug: ignore, info: watch, warn: ignore, error: ignore, fatal: ignore, level: ignore };
       // The URL parsed here, so the timeouts and the logger are transport options (a second argument
       // to createTransport would be message defaults: the timeouts used to be ignored that way).
-      const transport = nodemailer.createTransport({ ...nodemailerShared.parseConnectionUrl(smtpUrl), ...settings, logger } as never);
+      const { nodemailer, shared } = await loadNodemailer();
+      const transport = nodemailer.createTransport({ ...shared.parseConnectionUrl(smtpUrl), ...settings, logger } as never);
       try {
         await transport.sendMail(message);
       } catch (error) {
@@ -77,23 +88,29 @@ export function createSmtpSender(smtpUrl: string, timeouts: Partial<typeof smtpT
   };
 }
 
+function createStreamTransport(nodemailer: typeof Nodemailer) {
+  return nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+}
+
 /**
  * Offline default: each message becomes an .eml file under DATA_DIR/outbox (open it in any mail
  * app). The file is the delivery (the mailbox): the outbox blanks its own copy of a secret once the
  * file is written, and files older than the retention period are deleted.
  */
 export function createFileSender(directory: string): EmailSender {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let transport: ReturnType<typeof createStreamTransport> | undefined;
   return {
     kind: 'file',
     send: async (message, events) => {
+      const { nodemailer } = await loadNodemailer();
+      transport ??= createStreamTransport(nodemailer);
       const info = await transport.sendMail(message);
       await fs.mkdir(directory, { recursive: true, mode: 0o700 });
       const safeId = info.messageId.replace(/[^\w.-]+/g, '');
       await fs.writeFile(path.join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}_${safeId}.eml`), info.message, { mode: 0o600 });
       events?.onHandedOver?.();
     },
-    close: () => transport.close(),
+    close: () => transport?.close(),
     purgeOlderThan: async (cutoff) => {
       let entries: string[];
       try {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import { customerPhotoMessages, photoUploadLimits } from '#shared/customer.ts';
 import { AppError } from '#server/errors.ts';
+import { loadSharp } from '#server/lib/sharp.ts';
 
 // The photo pipeline (OWASP file upload, decision 010): the type comes from the bytes, never from
 // the name or the declared type; the image is decoded and re-encoded, so what is stored is pixels
@@ -79,6 +79,7 @@ export async function processPhoto(bytes: Buffer, originalName: string | undefin
     new AppError('VALIDATION_FAILED', isHeifType(type) ? customerPhotoMessages.heicUnreadable(fileName) : customerPhotoMessages.unreadable(fileName));
 
   return processing(async () => {
+    const sharp = await loadSharp();
     // The header alone (no decode): refuse decompression bombs with a clear message before any work.
     let width: number | undefined;
     let height: number | undefined;

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import type { z } from 'zod';
 import type { StaffUser } from '#shared/auth.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
@@ -26,6 +25,7 @@ import { workOrderPlace } from '#shared/work-order-place.ts';
 import type { ObjectStorage } from '#server/adapters/storage/index.ts';
 import { withTransaction, type Database, type DbExecutor } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
+import { loadSharp } from '#server/lib/sharp.ts';
 import { diffFields, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { thumbnailKeyOf, type CustomerService, type UploadedFile } from '#server/modules/customers/index.ts';
 import { canMarkEnRoute } from '#server/modules/messaging/index.ts';
@@ -85,6 +85,7 @@ export async function decodeSignature(dataUrl: string): Promise<Buffer> {
   if (!bytes.subarray(0, pngMagic.length).equals(pngMagic)) throw invalid();
   const detected = await fileTypeFromBuffer(bytes);
   if (detected?.mime !== 'image/png') throw invalid();
+  const sharp = await loadSharp();
   try {
     const { format, width, height } = await sharp(bytes, { limitInputPixels: signatureMaxSide * signatureMaxSide }).metadata();
     if (format !== 'png' || !width || !height || width > signatureMaxSide || height > signatureMaxSide) throw invalid();
