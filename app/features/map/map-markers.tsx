@@ -87,7 +87,9 @@ export function ClusteredMarkers({
 
     const createMarker = (feature: MapFeature): L.Marker => {
       if (feature.kind === 'cluster') {
-        const marker = L.marker([feature.latitude, feature.longitude], { icon: clusterIcon(feature.count), keyboard: true, title: `${feature.count} markers: zoom in`, riseOnHover: true });
+        // Its name says what Enter does: zoom in, or list the markers that share one spot.
+        const title = feature.expansionZoom <= clusterMaxZoom ? `${feature.count} markers: zoom in` : `${feature.count} at one spot: list them`;
+        const marker = L.marker([feature.latitude, feature.longitude], { icon: clusterIcon(feature.count), keyboard: true, title, riseOnHover: true });
         onActivate(marker, () => openCluster(feature, marker.getLatLng()));
         return marker;
       }
