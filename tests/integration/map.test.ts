@@ -427,6 +427,18 @@ describe('GET /api/admin/map/customers', () => {
     expect(commercial.matching).toEqual({ count: 1, withActiveWorkOrders: 1, bounds: [[32.1402, -80.8102], [32.1402, -80.8102]] });
   });
 
+  it('answers again after its clustering thread stopped: a new thread loads the markers again', async () => {
+    const service = createMapService({ db: context.database.db, timeZone, tiles: { url: '/t/{z}/{x}/{y}.png', attribution: 'x' }, now: () => now });
+    const read = async (view: MapView) => JSON.parse((await service.customers({ type: 'all', hasActiveWorkOrders: false }, view)).bytes.toString('utf8')) as MapCustomersResponse;
+    try {
+      expect(sum(await read({ bbox: [-84, 31, -78, 36], zoom: 5 }))).toBe(6);
+      await service.close();
+      expect(sum(await read({ bbox: [-84, 31, -78, 36], zoom: 6 }))).toBe(6);
+    } finally {
+      await service.close();
+    }
+  });
+
   it('answers 400 with a clear message for a missing or malformed box or zoom', async () => {
     const cases: [string, string][] = [
       ['?zoom=5', 'bbox'],

@@ -4,12 +4,8 @@ import { addDays, monthStart, todayIn } from '#shared/dates.ts';
 import {
   mapDefaults,
   type MapConfig,
-  type MapCustomer,
   type MapCustomerDetails,
   type MapCustomerFilters,
-  type MapCustomersResponse,
-  type MapPropertiesResponse,
-  type MapProperty,
   type MapPropertyDetails,
   type MapWorkOrderFilters,
   type MapWorkOrderSummary,
@@ -19,7 +15,8 @@ import type { Database } from '#server/db/client.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
 import { compressedJson, type CompressedJson } from '#server/lib/compressed-json.ts';
-import { buildMarkerSet, viewAnswer, type MarkerSet } from './map-clusters.ts';
+import { markerSetLimits } from './map-cluster-protocol.ts';
+import { createClusterThread } from './map-cluster-thread.ts';
 import { createMapRepository, type MapDateWindow, type WorkOrderSummaryRow } from './map.repository.ts';
 
 /** A timestamptz as the raw query returns it (a Date, or text on some drivers) as ISO text. */
@@ -73,11 +70,13 @@ export function createMapService(options: { db: Database; timeZone: string; tile
   /**
    * Each view's plotted items, per database snapshot (server/db/snapshot-cache.ts) and filter set
    * (and the day, for date ranges and field steps): the database builds them as JSON in one
-   * statement (decision 016-c), the server indexes them once for clustering (decision 023-c). At
-   * 20,000 customers an index holds a few megabytes, so only the last few filter sets are kept.
+   * statement (decision 016-c); the clustering thread parses and indexes them once (decision
+   * 023-c) and keeps them, as many per kind as these caches, which hold the sets' handles. The key
+   * carries the thread's generation: a restarted thread is asked to load its sets again.
    */
-  const propertySets = createSnapshotCache<MarkerSet<MapProperty>>(options.db, { maxEntries: 8 });
-  const customerSets = createSnapshotCache<MarkerSet<MapCustomer>>(options.db, { maxEntries: 4 });
+  const clusters = createClusterThread();
+  const propertySets = createSnapshotCache<number>(options.db, { maxEntries: markerSetLimits.properties });
+  const customerSets = createSnapshotCache<number>(options.db, { maxEntries: markerSetLimits.customers });
   /**
    * The answers for one view (filter set, zoom, box): JSON bytes and their gzip copy, a few
    * kilobytes each; many staff on the same fitted view share one. A read while nothing committed
@@ -90,6 +89,9 @@ export function createMapService(options: { db: Database; timeZone: string; tile
   return {
     config: (): MapConfig => config,
 
+    /** Stops the clustering thread (the server's close). */
+    close: () => clusters.close(),
+
     /** The Work Orders View in a box at a zoom: MapPropertiesResponse as JSON bytes. */
     async properties(filters: MapWorkOrderFilters, view: MapView): Promise<CompressedJson> {
       // Today: for a date range, and for the field steps (issue 19), which are today's.
@@ -99,11 +101,8 @@ export function createMapService(options: { db: Database; timeZone: string; tile
       const statuses = filters.status === 'all' ? (filters.activeOnly ? 'active' : 'all') : filters.status;
       const key = `${today}|${statuses}|${filters.priority}|${filters.serviceType}|${window ? `${window.from}|${window.until}` : 'all'}`;
       return propertyAnswers.get(`${key}|${viewKey(view)}`, async () => {
-        const set = await propertySets.get(key, async () => {
-          const all = JSON.parse(await repository.properties(filters, window, today)) as Omit<MapPropertiesResponse, 'clusters' | 'matching'>;
-          return buildMarkerSet(all.properties, `"withActiveWorkOrders":${all.withActiveWorkOrders},"total":${all.total}`);
-        });
-        return compressedJson(viewAnswer(set, 'properties', view));
+        const set = await propertySets.get(`${clusters.generation}|${key}`, async () => clusters.load('properties', await repository.properties(filters, window, today)));
+        return compressedJson(await clusters.view(set, view));
       });
     },
 
@@ -111,11 +110,8 @@ export function createMapService(options: { db: Database; timeZone: string; tile
     async customers(filters: MapCustomerFilters, view: MapView): Promise<CompressedJson> {
       const key = `${filters.type}|${filters.hasActiveWorkOrders}`;
       return customerAnswers.get(`${key}|${viewKey(view)}`, async () => {
-        const set = await customerSets.get(key, async () => {
-          const all = JSON.parse(await repository.customers(filters)) as Omit<MapCustomersResponse, 'clusters' | 'matching'>;
-          return buildMarkerSet(all.customers, `"total":${all.total},"withActiveWorkOrders":${all.withActiveWorkOrders}`);
-        });
-        return compressedJson(viewAnswer(set, 'customers', view));
+        const set = await customerSets.get(`${clusters.generation}|${key}`, async () => clusters.load('customers', await repository.customers(filters)));
+        return compressedJson(await clusters.view(set, view));
       });
     },
 
