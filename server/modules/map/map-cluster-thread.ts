@@ -16,10 +16,13 @@ import type { ClusterReply, ClusterRequest, MarkerKind } from './map-cluster-pro
  */
 function startWorker(): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./map-cluster-worker.mjs', here));
+  // A small young generation: the thread's garbage is a parse now and then, and the default
+  // (tens of megabytes of semi-spaces) showed as resident memory of the whole server.
+  const resourceLimits = { maxYoungGenerationSizeMb: 4 };
+  if (!here.endsWith('.ts')) return new Worker(new URL('./map-cluster-worker.mjs', here), { resourceLimits });
   const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   const source = new URL('./map-cluster-worker.ts', here).href;
-  return new Worker(`import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, ${JSON.stringify(here)}))`, { eval: true });
+  return new Worker(`import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, ${JSON.stringify(here)}))`, { eval: true, resourceLimits });
 }
 
 type Unsent = ClusterRequest extends infer Request ? (Request extends unknown ? Omit<Request, 'id'> : never) : never;
