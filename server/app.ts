@@ -270,13 +270,13 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     }),
   });
   await app.register(dashboardRoutes, { dashboard: createDashboardService({ db: database.db, timeZone: config.businessTimeZone }) });
-  await app.register(mapRoutes, {
-    map: createMapService({
-      db: database.db,
-      timeZone: config.businessTimeZone,
-      tiles: { url: config.map.tileUrl, attribution: config.map.tileAttribution },
-    }),
+  const map = createMapService({
+    db: database.db,
+    timeZone: config.businessTimeZone,
+    tiles: { url: config.map.tileUrl, attribution: config.map.tileAttribution },
   });
+  app.addHook('onClose', () => map.close());
+  await app.register(mapRoutes, { map });
   await app.register(leadRoutes, {
     leads: createLeadService({
       db: database.db,

@@ -2,16 +2,22 @@ import { z } from 'zod';
 import { customerContactShape } from './customer.ts';
 import { customerTypes, workOrderStatuses } from './enums.ts';
 import { fieldSteps } from './tech.ts';
+import { mapViewSchema } from './map-view.ts';
 
 // The service map (spec 001 sections 2-4 and 9; issue 9): what the server sends for each view,
 // the filters, the marker rules and the screen's exact words. The server aggregates in SQL and
 // sends only plotted items (customers with coordinates); popups load their details on demand.
+// Each view's request names the box the screen shows and its zoom (shared/map-view.ts): the answer
+// is the clusters and single markers there, clustered on the server (decision 023-c).
 
 export const mapViewModes = ['workOrders', 'customers'] as const;
 export type MapViewMode = (typeof mapViewModes)[number];
 
-/** Spec 001 section 9: a coastal South Carolina centre (Bluffton) at zoom 12; fitting stops at 16. */
-export const mapDefaults = { center: [32.2371, -80.8604] as [number, number], zoom: 12, maxFitZoom: 16, popupWorkOrders: 3 } as const;
+/**
+ * Spec 001 section 9: a coastal South Carolina centre (Bluffton) at zoom 12; fitting stops at 16,
+ * with this padding in pixels (bench/api.ts asks for the view such a fit shows).
+ */
+export const mapDefaults = { center: [32.2371, -80.8604] as [number, number], zoom: 12, maxFitZoom: 16, fitPaddingPx: 32, popupWorkOrders: 3 } as const;
 
 /** Spec 001 section 9: the map's priority ranks (it also knows 'urgent', between emergency and high). */
 export const mapPriorityRanks = { emergency: 5, urgent: 4, high: 3, normal: 2, low: 1 } as const;
@@ -48,6 +54,10 @@ export const mapCustomerFiltersSchema = z.object({
 });
 export type MapCustomerFilters = z.output<typeof mapCustomerFiltersSchema>;
 
+/** The two views' requests: the filters and the view (bbox=west,south,east,north&zoom=z). */
+export const mapPropertiesQuerySchema = mapWorkOrderFiltersSchema.extend(mapViewSchema.shape);
+export const mapCustomersQuerySchema = mapCustomerFiltersSchema.extend(mapViewSchema.shape);
+
 /** A technician's step with a visit (issue 19) and when it was taken. */
 export const mapFieldStepSchema = z.object({ step: z.enum(fieldSteps), at: z.string().nullable() });
 
@@ -78,9 +88,40 @@ export const mapPropertySchema = z.object({
 });
 export type MapProperty = z.infer<typeof mapPropertySchema>;
 
+/**
+ * What the answer says about everything the filters keep (not only the box): how many items and
+ * how many of them have active work orders (the screen's header), and the corners around all of
+ * them (the map fits to all markers), null when there are none.
+ */
+export const mapMatchingSchema = z.object({
+  count: z.number().int(),
+  withActiveWorkOrders: z.number().int(),
+  bounds: z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])]).nullable(),
+});
+export type MapMatching = z.infer<typeof mapMatchingSchema>;
+
+/**
+ * A cluster in the box at the asked zoom: its size and position, and the zoom at which it splits.
+ * When it cannot split (its points share one spot, expansionZoom above clusterMaxZoom) `stacked`
+ * lists up to stackedListMax of its items, for the screen's "N at this spot" list.
+ */
+const clusterShape = {
+  id: z.number().int(),
+  latitude: z.number(),
+  longitude: z.number(),
+  count: z.number().int(),
+  expansionZoom: z.number().int(),
+};
+
+export const mapPropertyClusterSchema = z.object({ ...clusterShape, stacked: z.array(mapPropertySchema).optional() });
+export type MapPropertyCluster = z.infer<typeof mapPropertyClusterSchema>;
+
 export const mapPropertiesResponseSchema = z.object({
+  /** The single markers in the box. */
   properties: z.array(mapPropertySchema),
-  /** The header: '{n} properties with active work orders ({total} total)'. */
+  clusters: z.array(mapPropertyClusterSchema),
+  matching: mapMatchingSchema,
+  /** All geocoded properties with an active work order, and all of them (filter-independent). */
   withActiveWorkOrders: z.number().int(),
   total: z.number().int(),
 });
@@ -98,9 +139,15 @@ export const mapCustomerSchema = z.object({
 });
 export type MapCustomer = z.infer<typeof mapCustomerSchema>;
 
+export const mapCustomerClusterSchema = z.object({ ...clusterShape, stacked: z.array(mapCustomerSchema).optional() });
+export type MapCustomerCluster = z.infer<typeof mapCustomerClusterSchema>;
+
 export const mapCustomersResponseSchema = z.object({
+  /** The single markers in the box. */
   customers: z.array(mapCustomerSchema),
-  /** The header: '{total} customers ({n} with active work orders)'. */
+  clusters: z.array(mapCustomerClusterSchema),
+  matching: mapMatchingSchema,
+  /** All geocoded customers, and those with active work orders (filter-independent). */
   total: z.number().int(),
   withActiveWorkOrders: z.number().int(),
 });

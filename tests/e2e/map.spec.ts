@@ -19,6 +19,8 @@ const spots = {
   liveFocus: { latitude: 33.6, longitude: -78.6 },
   liveOther: { latitude: 34.5, longitude: -81.6 },
   doneToday: { latitude: 32.08, longitude: -78.6 },
+  stacked: { latitude: 34.36, longitude: -79.6 },
+  pan: { latitude: 32.9, longitude: -82.2 },
 } as const;
 
 type Spot = { latitude: number; longitude: number };
@@ -303,5 +305,54 @@ test.describe('service map', () => {
     await expect(popup(page).getByRole('button', { name: mapMessages.viewDetails })).toBeAttached();
     await expect(pane).not.toHaveClass(/leaflet-pan-anim/);
     await expect(pane).toHaveAttribute('style', panned);
+  });
+
+  test('a pan or zoom asks for the new view and keeps the markers shown meanwhile, with no loading overlay', async ({ page }) => {
+    const customer = await pinnedCustomer(page.request, spots.pan);
+    await openMap(page, '?view=customers');
+    const shown = marker(page, customer.name);
+    await expect(shown).toBeVisible();
+    const header = page.getByTestId('map-header-count');
+    const before = (await header.textContent())!;
+    const firstZoom = Number(new URL(await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/api/admin/map/customers?')).at(-1)!.name)).searchParams.get('zoom'));
+
+    // The next answer is held until the screen has been checked while it loads.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/admin/map/customers?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const asked = page.waitForRequest((request) => request.url().includes('/api/admin/map/customers?'));
+    await page.getByRole('button', { name: 'Zoom in', exact: true }).click();
+    const url = new URL((await asked).url());
+    expect(Number(url.searchParams.get('zoom'))).toBe(firstZoom + 1);
+    expect(url.searchParams.get('bbox')?.split(',').map(Number)).toHaveLength(4);
+    // Loading: the previous markers stay, and the overlay is for a first load only.
+    await expect(shown).toBeAttached();
+    await expect(page.getByText(mapMessages.loadingCustomers)).toHaveCount(0);
+    const answered = page.waitForResponse((response) => response.url() === url.toString());
+    release();
+    expect((await answered).ok()).toBe(true);
+    // The header counts every customer the filters keep, not those in view.
+    await expect(header).toHaveText(before);
+    await page.unroute('**/api/admin/map/customers?*');
+  });
+
+  test('a spot several customers share is one cluster that lists them; each opens its popup', async ({ page }) => {
+    const sharing = [];
+    for (let index = 0; index < 4; index += 1) sharing.push(await pinnedCustomer(page.request, spots.stacked));
+    await openMap(page, '?view=customers');
+    const cluster = page.getByRole('region', { name: /^Map of/ }).getByRole('button', { name: /^4 at one spot: list them$/ });
+    // Keyboard: Enter on the cluster lists its customers (zooming cannot split them).
+    await cluster.focus();
+    await page.keyboard.press('Enter');
+    await expect(popup(page).getByRole('heading', { name: '4 at this spot' })).toBeVisible();
+    const names = popup(page).getByRole('listitem');
+    await expect(names).toHaveCount(4);
+    for (const customer of sharing) await expect(popup(page).getByRole('button', { name: `${customer.name}: no active work orders` })).toBeVisible();
+    await popup(page).getByRole('button', { name: `${sharing[2]!.name}: no active work orders` }).click();
+    await expect(popup(page).getByRole('heading', { name: sharing[2]!.name })).toBeVisible();
+    await expect(popup(page)).toContainText(mapMessages.noActiveWorkOrders);
   });
 });

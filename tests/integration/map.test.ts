@@ -4,6 +4,7 @@ import { addDays } from '#shared/dates.ts';
 import type { WorkOrderPriority, WorkOrderServiceType, WorkOrderStatus } from '#shared/enums.ts';
 import type { MapCustomerDetails, MapCustomersResponse, MapProperty, MapPropertiesResponse, MapPropertyDetails, MapWorkOrderFilters } from '#shared/map.ts';
 import { mapWorkOrderFiltersSchema } from '#shared/map.ts';
+import { clusterMaxZoom, mapMaxZoom, mapViewMessages, mapViewQuery, type MapView } from '#shared/map-view.ts';
 import { createMapService } from '#server/modules/map/map.service.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
@@ -103,8 +104,13 @@ afterAll(() => context?.close());
 
 const get = (url: string, signedIn = true) => context.app.inject({ method: 'GET', url, headers: signedIn ? { cookie } : {} });
 
-async function properties(query = ''): Promise<MapPropertiesResponse> {
-  const response = await get(`/api/admin/map/properties${query}`);
+/** The whole world at the highest zoom: every item as a single marker (the filter tests read them all). */
+const everywhere: MapView = { bbox: [-180, -85, 180, 85], zoom: mapMaxZoom };
+/** A request's query string with a view added (everywhere unless given). */
+const withView = (query: string, view: MapView = everywhere) => `${query ? `${query}&` : '?'}${mapViewQuery(view)}`;
+
+async function properties(query = '', view?: MapView): Promise<MapPropertiesResponse> {
+  const response = await get(`/api/admin/map/properties${withView(query, view)}`);
   expect(response.statusCode, response.body).toBe(200);
   expect(response.headers['content-type']).toMatch(/^application\/json/);
   return response.json<MapPropertiesResponse>();
@@ -113,7 +119,7 @@ async function properties(query = ''): Promise<MapPropertiesResponse> {
 /** The Work Orders View at the fixed clock (for date ranges). */
 async function propertiesAt(filters: Partial<Record<keyof MapWorkOrderFilters, string>>): Promise<MapPropertiesResponse> {
   const service = createMapService({ db: context.database.db, timeZone, tiles: { url: '/t/{z}/{x}/{y}.png', attribution: 'x' }, now: () => now });
-  return JSON.parse((await service.properties(mapWorkOrderFiltersSchema.parse(filters))).bytes.toString('utf8')) as MapPropertiesResponse;
+  return JSON.parse((await service.properties(mapWorkOrderFiltersSchema.parse(filters), everywhere)).bytes.toString('utf8')) as MapPropertiesResponse;
 }
 
 const byAddress = (answer: MapPropertiesResponse) => new Map(answer.properties.map((property) => [property.address, property]));
@@ -156,6 +162,21 @@ describe('GET /api/admin/map/properties', () => {
       const answer = await properties(query);
       expect({ withActiveWorkOrders: answer.withActiveWorkOrders, total: answer.total }, query).toEqual({ withActiveWorkOrders: 2, total: 5 });
     }
+  });
+
+  it('tells what the filters keep (the screen\'s header) and the bounds of all of it, whatever the box', async () => {
+    const far: MapView = { bbox: [-79.1, 34.4, -78.9, 34.6], zoom: 12 };
+    const answer = await properties('', far);
+    expect({ properties: answer.properties, clusters: answer.clusters }).toEqual({ properties: [], clusters: [] });
+    // Harbour Town (its first customer's pin, Alice's) and Bay St (Bob, 3rd customer: 32.23, -80.83).
+    expect(answer.matching).toEqual({ count: 2, withActiveWorkOrders: 2, bounds: [[32.1401, -80.83], [32.23, -80.8101]] });
+    expect((await properties('?activeOnly=false', far)).matching).toMatchObject({ count: 4, withActiveWorkOrders: 2 });
+    expect((await properties('?priority=urgent', far)).matching).toEqual({ count: 0, withActiveWorkOrders: 0, bounds: null });
+    // Clustered at a low zoom: one cluster of both, which zooming splits.
+    const low = await properties('', { bbox: [-84, 31, -78, 36], zoom: 5 });
+    expect(low.properties).toEqual([]);
+    expect(low.clusters).toEqual([{ id: expect.any(Number), latitude: expect.any(Number), longitude: expect.any(Number), count: 2, expansionZoom: expect.any(Number) }]);
+    expect(low.clusters[0]!.expansionZoom).toBeLessThanOrEqual(clusterMaxZoom);
   });
 
   it('never lists customers without coordinates', async () => {
@@ -227,7 +248,7 @@ describe('GET /api/admin/map/properties', () => {
 
     // Just after midnight in New York on 11 March (04:30 UTC), 'today' is the 11th: nothing then.
     const service = createMapService({ db: context.database.db, timeZone, tiles: { url: '/t/{z}/{x}/{y}.png', attribution: 'x' }, now: () => new Date('2026-03-11T04:30:00Z') });
-    const nextDay = JSON.parse((await service.properties(mapWorkOrderFiltersSchema.parse({ dateRange: 'today' }))).bytes.toString('utf8')) as MapPropertiesResponse;
+    const nextDay = JSON.parse((await service.properties(mapWorkOrderFiltersSchema.parse({ dateRange: 'today' }), everywhere)).bytes.toString('utf8')) as MapPropertiesResponse;
     expect(nextDay.properties).toEqual([]);
   });
 
@@ -278,8 +299,9 @@ describe('GET /api/admin/map/properties', () => {
   });
 
   it('sends the same answer gzipped to clients that accept it', async () => {
-    const plain = await get('/api/admin/map/properties?activeOnly=false');
-    const zipped = await context.app.inject({ method: 'GET', url: '/api/admin/map/properties?activeOnly=false', headers: { cookie, 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    const url = `/api/admin/map/properties${withView('?activeOnly=false')}`;
+    const plain = await get(url);
+    const zipped = await context.app.inject({ method: 'GET', url, headers: { cookie, 'accept-encoding': 'gzip, deflate, br, zstd' } });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toMatch(/accept-encoding/i);
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -288,7 +310,7 @@ describe('GET /api/admin/map/properties', () => {
 
   it('answers 400 for filters outside the lists', async () => {
     for (const query of ['?status=cancelled', '?priority=critical', '?dateRange=year', '?serviceType=plumbing', '?activeOnly=maybe']) {
-      const response = await get(`/api/admin/map/properties${query}`);
+      const response = await get(`/api/admin/map/properties${withView(query)}`);
       expect(response.statusCode, query).toBe(400);
       expect(response.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
     }
@@ -296,8 +318,8 @@ describe('GET /api/admin/map/properties', () => {
 });
 
 describe('GET /api/admin/map/customers', () => {
-  async function customers(query = ''): Promise<MapCustomersResponse> {
-    const response = await get(`/api/admin/map/customers${query}`);
+  async function customers(query = '', view?: MapView): Promise<MapCustomersResponse> {
+    const response = await get(`/api/admin/map/customers${withView(query, view)}`);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<MapCustomersResponse>();
   }
@@ -338,8 +360,107 @@ describe('GET /api/admin/map/customers', () => {
   });
 
   it('answers 400 for an unknown type or flag', async () => {
-    expect((await get('/api/admin/map/customers?type=industrial')).statusCode).toBe(400);
-    expect((await get('/api/admin/map/customers?hasActiveWorkOrders=yes')).statusCode).toBe(400);
+    expect((await get(`/api/admin/map/customers${withView('?type=industrial')}`)).statusCode).toBe(400);
+    expect((await get(`/api/admin/map/customers${withView('?hasActiveWorkOrders=yes')}`)).statusCode).toBe(400);
+  });
+
+  // Clustering on the server (decision 023-c): the answer is the view's clusters and markers.
+  const sum = (answer: MapCustomersResponse) => answer.customers.length + answer.clusters.reduce((total, cluster) => total + cluster.count, 0);
+  const around = (latitude: number, longitude: number, zoom: number, degrees = 0.01): MapView => ({
+    bbox: [longitude - degrees, latitude - degrees, longitude + degrees, latitude + degrees],
+    zoom,
+  });
+
+  it('clusters at a low zoom: the clusters and single markers add up to every customer kept', async () => {
+    const answer = await customers('', { bbox: [-84, 31, -78, 36], zoom: 5 });
+    expect(answer.clusters.length).toBeGreaterThan(0);
+    expect(answer.customers.length).toBeLessThan(6);
+    expect(sum(answer)).toBe(6);
+    expect(answer.matching).toMatchObject({ count: 6, withActiveWorkOrders: 3 });
+    for (const cluster of answer.clusters) {
+      expect(cluster.latitude).toBeGreaterThan(32);
+      expect(cluster.longitude).toBeLessThan(-80);
+      expect(cluster.expansionZoom).toBeGreaterThan(5);
+    }
+    // The filters apply before clustering.
+    const busy = await customers('?hasActiveWorkOrders=true', { bbox: [-84, 31, -78, 36], zoom: 5 });
+    expect(sum(busy)).toBe(3);
+  });
+
+  it('gives single markers with every field at a high zoom, and only those in the box', async () => {
+    // Bob alone (his default spot is 32.23, -80.83): Alice and Acme Suites are outside the box.
+    const answer = await customers('', around(32.23, -80.83, 16));
+    expect(answer.clusters).toEqual([]);
+    expect(answer.customers).toEqual([
+      { id: ids.Bob, name: 'Bob', type: 'residential', latitude: 32.23, longitude: -80.83, totalWorkOrders: 2, activeWorkOrders: 2 },
+    ]);
+    // An empty box: no markers, but the header and bounds of everything kept.
+    const empty = await customers('', around(34.5, -79, 12));
+    expect({ customers: empty.customers, clusters: empty.clusters }).toEqual({ customers: [], clusters: [] });
+    expect(empty.matching.count).toBe(6);
+    expect({ total: empty.total, withActiveWorkOrders: empty.withActiveWorkOrders }).toEqual({ total: 6, withActiveWorkOrders: 3 });
+  });
+
+  it('lists the customers of a spot that zooming cannot split (a shared building)', async () => {
+    // Alice and Acme Suites are 14 m apart: together up to the clustering's last zoom (17).
+    const answer = await customers('', around(32.14015, -80.81015, 17, 0.002));
+    expect(answer.customers).toEqual([]);
+    expect(answer.clusters).toHaveLength(1);
+    const [cluster] = answer.clusters;
+    expect(cluster).toMatchObject({ count: 2, expansionZoom: clusterMaxZoom + 1 });
+    expect(cluster!.stacked?.map((item) => item.name).sort()).toEqual(['Acme Suites', 'Alice']);
+    expect(cluster!.stacked?.find((item) => item.name === 'Acme Suites')).toMatchObject({ id: ids['Acme Suites'], type: 'commercial', activeWorkOrders: 2 });
+    // At the map's last zoom they are two markers.
+    expect((await customers('', around(32.14015, -80.81015, mapMaxZoom, 0.002))).customers.map((item) => item.name).sort()).toEqual(['Acme Suites', 'Alice']);
+    // A cluster that zooming splits lists nothing.
+    expect((await customers('', { bbox: [-84, 31, -78, 36], zoom: 5 })).clusters.every((item) => item.stacked === undefined)).toBe(true);
+  });
+
+  it('gives the bounds of every customer the filters keep, wherever the box is', async () => {
+    const all = await customers('', around(34.5, -79, 12));
+    // Harbour Town (32.1401..32.1402, -80.8102..-80.8101) to Finn (7th customer: 32.27, -80.87).
+    expect(all.matching.bounds).toEqual([
+      [32.1401, -80.87],
+      [32.27, -80.8101],
+    ]);
+    const commercial = await customers('?type=commercial', around(34.5, -79, 12));
+    expect(commercial.matching).toEqual({ count: 1, withActiveWorkOrders: 1, bounds: [[32.1402, -80.8102], [32.1402, -80.8102]] });
+  });
+
+  it('answers again after its clustering thread stopped: a new thread loads the markers again', async () => {
+    const service = createMapService({ db: context.database.db, timeZone, tiles: { url: '/t/{z}/{x}/{y}.png', attribution: 'x' }, now: () => now });
+    const read = async (view: MapView) => JSON.parse((await service.customers({ type: 'all', hasActiveWorkOrders: false }, view)).bytes.toString('utf8')) as MapCustomersResponse;
+    try {
+      expect(sum(await read({ bbox: [-84, 31, -78, 36], zoom: 5 }))).toBe(6);
+      await service.close();
+      expect(sum(await read({ bbox: [-84, 31, -78, 36], zoom: 6 }))).toBe(6);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('answers 400 with a clear message for a missing or malformed box or zoom', async () => {
+    const cases: [string, string][] = [
+      ['?zoom=5', 'bbox'],
+      ['?bbox=-84,31,-78,36', 'zoom'],
+      ['?bbox=-84,31,-78&zoom=5', mapViewMessages.bbox],
+      ['?bbox=-78,31,-84,36&zoom=5', mapViewMessages.bbox],
+      ['?bbox=-84,36,-78,31&zoom=5', mapViewMessages.bbox],
+      ['?bbox=-190,31,-78,36&zoom=5', mapViewMessages.bbox],
+      ['?bbox=a,b,c,d&zoom=5', mapViewMessages.bbox],
+      ['?bbox=-84,31,-78,36&zoom=19', mapViewMessages.zoom],
+      ['?bbox=-84,31,-78,36&zoom=1.5', mapViewMessages.zoom],
+      ['?bbox=-84,31,-78,36&zoom=-1', mapViewMessages.zoom],
+    ];
+    for (const [query, message] of cases) {
+      for (const path of ['/api/admin/map/customers', '/api/admin/map/properties']) {
+        const response = await get(`${path}${query}`);
+        expect(response.statusCode, `${path}${query}`).toBe(400);
+        const body = response.json<{ error: { code: string; message: string } }>();
+        expect(body.error.code).toBe('VALIDATION_FAILED');
+        expect(body.error.message, `${path}${query}`).toContain(message);
+      }
+    }
   });
 });
 
@@ -430,8 +551,8 @@ describe('the map configuration and access', () => {
   it('answers 401 without a session', async () => {
     for (const url of [
       '/api/admin/map/config',
-      '/api/admin/map/properties',
-      '/api/admin/map/customers',
+      `/api/admin/map/properties${withView('')}`,
+      `/api/admin/map/customers${withView('')}`,
       `/api/admin/map/property?${new URLSearchParams(harbourTown).toString()}`,
       `/api/admin/map/customers/${ids.Alice}`,
     ]) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MapCustomer, MapProperty } from '#shared/map.ts';
 import { activeFilterCount, customerFiltersQuery, readMapUrl, withMapFilter, withMapView, workOrderFiltersQuery } from '#client/features/map/map-filters.ts';
-import { boundsOf, buildPointIndex, clusterMaxZoom, customerPoint, isCluster, propertyPoint, visibleFeatures } from '#client/features/map/map-points.ts';
+import { customerPoint, featureKey, featuresOf, propertyPoint } from '#client/features/map/map-points.ts';
 import { newWorkOrderHref } from '#client/features/map/map-details.tsx';
 
 // The service map's pure parts: the view and filters kept in the address, the points it plots and
@@ -85,25 +85,27 @@ describe('map points', () => {
     expect(customerPoint(customer('c2', 32, -80, { activeWorkOrders: 1 })).label).toBe('Customer c2: 1 active work order');
   });
 
-  it('clusters 20,000 customers and returns only what is in view', () => {
-    const points = Array.from({ length: 20_000 }, (_, index) => customerPoint(customer(`c${index}`, 32 + (index % 200) / 100, -81 + Math.floor(index / 200) / 100)));
-    const index = buildPointIndex(points);
-    const overview = visibleFeatures(index, { west: -84, south: 31, east: -78, north: 36 }, 7);
-    expect(overview.length).toBeLessThan(200);
-    const clustered = overview.filter(isCluster).reduce((sum, feature) => sum + (feature.properties as { point_count: number }).point_count, 0);
-    expect(clustered + overview.filter((feature) => !isCluster(feature)).length).toBe(20_000);
-    // Close in, past the clustering zoom: single points, and only those inside the bounds.
-    const close = visibleFeatures(index, { west: -81.005, south: 31.995, east: -80.985, north: 32.015 }, clusterMaxZoom + 1);
-    expect(close.every((feature) => !isCluster(feature))).toBe(true);
-    expect(close.length).toBe(4);
+  it("draws the server's clusters and single markers; a stacked cluster carries its points", () => {
+    const answer = {
+      clusters: [
+        { id: 7, latitude: 32.2, longitude: -80.9, count: 120, expansionZoom: 9 },
+        { id: 8, latitude: 32.1, longitude: -80.8, count: 2, expansionZoom: 18, stacked: [customer('a', 32.1, -80.8), customer('b', 32.1, -80.8, { activeWorkOrders: 1 })] },
+      ],
+    };
+    const features = featuresOf(answer, [customer('c', 32.3, -80.7)], customerPoint);
+    expect(features.map((feature) => feature.kind)).toEqual(['cluster', 'cluster', 'point']);
+    const [plain, stacked] = features;
+    expect(plain?.kind === 'cluster' && plain.stacked).toBeUndefined();
+    expect(stacked?.kind === 'cluster' && stacked.stacked?.map((point) => point.label)).toEqual(['Customer a: no active work orders', 'Customer b: 1 active work order']);
   });
 
-  it('bounds every point, or nothing for no points', () => {
-    expect(boundsOf([])).toBeUndefined();
-    expect(boundsOf([customerPoint(customer('a', 32.1, -80.9)), customerPoint(customer('b', 33.5, -79.2))])).toEqual([
-      [32.1, -80.9],
-      [33.5, -79.2],
-    ]);
+  it('keeps a marker while its look and name are the same, and replaces it when they change', () => {
+    const point = (overrides: Partial<MapCustomer>) => ({ kind: 'point' as const, point: customerPoint(customer('a', 32.1, -80.8, overrides)) });
+    expect(featureKey(point({}))).toBe(featureKey(point({ totalWorkOrders: 9 })));
+    expect(featureKey(point({}))).not.toBe(featureKey(point({ activeWorkOrders: 1 })));
+    const cluster = { kind: 'cluster' as const, id: 7, latitude: 32.2, longitude: -80.9, count: 120, expansionZoom: 9 };
+    expect(featureKey(cluster)).toBe(featureKey({ ...cluster }));
+    expect(featureKey(cluster)).not.toBe(featureKey({ ...cluster, count: 121 }));
   });
 });
 

@@ -9,6 +9,7 @@ import type {
   MapPropertyDetails,
   MapWorkOrderFilters,
 } from '#shared/map.ts';
+import { mapViewQuery, type MapView } from '#shared/map-view.ts';
 import { apiFetch } from '#client/lib/api.ts';
 import { customerFiltersQuery, workOrderFiltersQuery } from './map-filters.ts';
 
@@ -18,8 +19,8 @@ import { customerFiltersQuery, workOrderFiltersQuery } from './map-filters.ts';
  */
 export const mapKeys = {
   all: ['map'] as const,
-  properties: (filters: MapWorkOrderFilters) => [...mapKeys.all, 'properties', filters] as const,
-  customers: (filters: MapCustomerFilters) => [...mapKeys.all, 'customers', filters] as const,
+  properties: (filters: MapWorkOrderFilters, view: MapView | undefined) => [...mapKeys.all, 'properties', filters, view] as const,
+  customers: (filters: MapCustomerFilters, view: MapView | undefined) => [...mapKeys.all, 'customers', filters, view] as const,
   property: (address: { address: string; city: string; state: string }) => [...mapKeys.all, 'property', address.address, address.city, address.state] as const,
   customer: (id: string) => [...mapKeys.all, 'customer', id] as const,
   config: () => [...mapKeys.all, 'config'] as const,
@@ -35,21 +36,33 @@ function markDataReady<T>(answer: T): T {
   return answer;
 }
 
-/** The Work Orders View's properties; the previous answer stays on the map while a filter loads. */
-export function useMapProperties(filters: MapWorkOrderFilters, enabled: boolean) {
-  return useQuery<MapPropertiesResponse>({
-    queryKey: mapKeys.properties(filters),
-    queryFn: ({ signal }) => apiFetch<MapPropertiesResponse>(`/api/admin/map/properties?${workOrderFiltersQuery(filters)}`, { signal }).then((answer) => markDataReady(answer)),
-    enabled,
+/** An answer with the filters it answers (JSON of them): a kept previous answer may be another filter set's. */
+export type ForFilters<Answer> = Answer & { forFilters: string };
+
+/**
+ * The Work Orders View's clusters and properties in the view (decision 023-c). While the next view
+ * or filter set loads, the previous answer stays on the map (no flicker on pans).
+ */
+export function useMapProperties(filters: MapWorkOrderFilters, view: MapView | undefined, enabled: boolean) {
+  return useQuery<ForFilters<MapPropertiesResponse>>({
+    queryKey: mapKeys.properties(filters, view),
+    queryFn: ({ signal }) =>
+      apiFetch<MapPropertiesResponse>(`/api/admin/map/properties?${workOrderFiltersQuery(filters)}&${mapViewQuery(view!)}`, { signal }).then((answer) =>
+        markDataReady({ ...answer, forFilters: JSON.stringify(filters) }),
+      ),
+    enabled: enabled && view !== undefined,
     placeholderData: keepPreviousData,
   });
 }
 
-export function useMapCustomers(filters: MapCustomerFilters, enabled: boolean) {
-  return useQuery<MapCustomersResponse>({
-    queryKey: mapKeys.customers(filters),
-    queryFn: ({ signal }) => apiFetch<MapCustomersResponse>(`/api/admin/map/customers?${customerFiltersQuery(filters)}`, { signal }).then((answer) => markDataReady(answer)),
-    enabled,
+export function useMapCustomers(filters: MapCustomerFilters, view: MapView | undefined, enabled: boolean) {
+  return useQuery<ForFilters<MapCustomersResponse>>({
+    queryKey: mapKeys.customers(filters, view),
+    queryFn: ({ signal }) =>
+      apiFetch<MapCustomersResponse>(`/api/admin/map/customers?${customerFiltersQuery(filters)}&${mapViewQuery(view!)}`, { signal }).then((answer) =>
+        markDataReady({ ...answer, forFilters: JSON.stringify(filters) }),
+      ),
+    enabled: enabled && view !== undefined,
     placeholderData: keepPreviousData,
   });
 }

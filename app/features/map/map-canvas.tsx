@@ -3,15 +3,20 @@ import './map.css';
 import { useEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import { MapContainer, Popup, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { mapDefaults } from '#shared/map.ts';
-import { boundsOf, mapMaxZoom, type MapPoint } from './map-points.ts';
+import { mapMaxZoom, mapRequestView, type MapBounds, type MapView } from '#shared/map-view.ts';
+import type { MapFeature, MapPoint } from './map-points.ts';
 import { ClusteredMarkers } from './map-markers.tsx';
 
 export type MapPopup = { key: string; latitude: number; longitude: number; content: ReactNode };
 
 type MapCanvasProps = {
-  points: readonly MapPoint[];
-  /** The view and filters the points answer; the map fits to all markers once per key. */
-  fitKey: string | undefined;
+  /** The server's clusters and single markers for the view asked. */
+  features: readonly MapFeature[];
+  /** The corners around every marker the filters keep (null: none), and the view and filters they
+   * are of: the map fits to all markers once per key. */
+  fit: { key: string; bounds: MapBounds | null } | undefined;
+  /** The box and zoom to ask the server for, after each pan or zoom (and once at the start). */
+  onViewChange: (view: MapView) => void;
   tiles: { tileUrl: string; attribution: string } | undefined;
   popup: MapPopup | undefined;
   onPopupClosed: (key: string) => void;
@@ -30,7 +35,7 @@ type MapCanvasProps = {
  * the clustered markers. Only the clusters and points in view are on the page, so 20,000
  * customers stay interactive.
  */
-export function MapCanvas({ points, fitKey, tiles, popup, onPopupClosed, onSelectPoint, onStackedPoints, onPickLocation, onTileError, label }: MapCanvasProps) {
+export function MapCanvas({ features, fit, onViewChange, tiles, popup, onPopupClosed, onSelectPoint, onStackedPoints, onPickLocation, onTileError, label }: MapCanvasProps) {
   const position = useMemo<[number, number] | undefined>(() => (popup ? [popup.latitude, popup.longitude] : undefined), [popup?.latitude, popup?.longitude]); // eslint-disable-line react-hooks/exhaustive-deps
   const popupRef = useRef<L.Popup>(null);
   // react-leaflet lays the popup out again (and pans it into view) whenever its child changes: the
@@ -51,8 +56,9 @@ export function MapCanvas({ points, fitKey, tiles, popup, onPopupClosed, onSelec
       <ContainerAttributes label={label} isPinMode={Boolean(onPickLocation)} />
       <FollowContainerSize />
       {tiles ? <TileLayer url={tiles.tileUrl} attribution={tiles.attribution} maxZoom={mapMaxZoom} eventHandlers={{ tileerror: onTileError }} /> : null}
-      <ClusteredMarkers points={points} onSelectPoint={onSelectPoint} onStackedPoints={onStackedPoints} />
-      <FitToPoints points={points} fitKey={fitKey} />
+      <ClusteredMarkers features={features} onSelectPoint={onSelectPoint} onStackedPoints={onStackedPoints} />
+      <FitToPoints fit={fit} />
+      <ReportView onViewChange={onViewChange} />
       {onPickLocation ? <PickLocation onPick={onPickLocation} /> : null}
       {popup && position ? (
         <Popup
@@ -152,15 +158,47 @@ function PickLocation({ onPick }: { onPick: (at: { latitude: number; longitude: 
 }
 
 /** Fits to every marker (at most zoom 16) when a view or filter's answer first arrives; the default centre when there are none. */
-function FitToPoints({ points, fitKey }: { points: readonly MapPoint[]; fitKey: string | undefined }) {
+function FitToPoints({ fit }: { fit: { key: string; bounds: MapBounds | null } | undefined }) {
   const map = useMap();
   const fitted = useRef<string>(undefined);
   useEffect(() => {
-    if (fitKey === undefined || fitted.current === fitKey) return;
-    fitted.current = fitKey;
-    const bounds = boundsOf(points);
-    if (bounds) map.fitBounds(bounds, { maxZoom: mapDefaults.maxFitZoom, padding: [32, 32], animate: false });
+    if (fit === undefined || fitted.current === fit.key) return;
+    fitted.current = fit.key;
+    if (fit.bounds) map.fitBounds(fit.bounds, { maxZoom: mapDefaults.maxFitZoom, padding: [mapDefaults.fitPaddingPx, mapDefaults.fitPaddingPx], animate: false });
     else map.setView(mapDefaults.center, mapDefaults.zoom, { animate: false });
-  }, [map, points, fitKey]);
+  }, [map, fit]);
+  return null;
+}
+
+/** Waits this long after a pan or zoom ends before asking (keyboard panning ends a move per key press). */
+const viewChangeDelayMs = 150;
+
+/**
+ * Tells the screen which box and zoom to ask for (padded and snapped to tiles: small pans ask
+ * nothing new): at once when the map is ready, then after each move, shortly after the last.
+ */
+function ReportView({ onViewChange }: { onViewChange: (view: MapView) => void }) {
+  const map = useMap();
+  const report = useRef(onViewChange);
+  useEffect(() => {
+    report.current = onViewChange;
+  });
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const now = () => {
+      const bounds = map.getBounds();
+      report.current(mapRequestView({ west: bounds.getWest(), south: bounds.getSouth(), east: bounds.getEast(), north: bounds.getNorth() }, map.getZoom()));
+    };
+    const later = () => {
+      clearTimeout(timer);
+      timer = setTimeout(now, viewChangeDelayMs);
+    };
+    map.whenReady(now);
+    map.on('moveend', later);
+    return () => {
+      clearTimeout(timer);
+      map.off('moveend', later);
+    };
+  }, [map]);
   return null;
 }

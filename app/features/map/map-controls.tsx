@@ -24,7 +24,13 @@ export function StackedList({ stacked, onPick }: { stacked: Stacked; onPick: (po
       <ul className="max-h-60 space-y-1 overflow-y-auto">
         {stacked.points.map((point) => (
           <li key={point.id}>
-            <button type="button" className="w-full rounded px-2 py-1 text-left text-sm text-brand-700 hover:bg-brand-50 focus-visible:ring-2 focus-visible:ring-brand-600" onClick={() => onPick(point)}>
+            <button type="button" className="w-full rounded px-2 py-1 text-left text-sm text-brand-700 hover:bg-brand-50 focus-visible:ring-2 focus-visible:ring-brand-600" onClick={(event) => {
+                // The list's popup is replaced by the picked marker's while this click is handled
+                // (React listens on the popup's portal): Leaflet, seeing a click whose button has
+                // left the popup, would take it for a click on the map and close the new popup.
+                event.stopPropagation();
+                onPick(point);
+              }}>
               {point.label}
             </button>
           </li>

@@ -1,18 +1,9 @@
 import L from 'leaflet';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useMap } from 'react-leaflet';
 import { mapPerformanceMarks } from './api.ts';
-import {
-  buildPointIndex,
-  clusterMaxZoom,
-  clusterSize,
-  isCluster,
-  markerFills,
-  visibleFeatures,
-  type IndexedFeature,
-  type MapPoint,
-  type PointIndex,
-} from './map-points.ts';
+import { clusterMaxZoom } from '#shared/map-view.ts';
+import { clusterSize, featureKey, markerFills, type MapFeature, type MapPoint } from './map-points.ts';
 
 function markerIcon(point: MapPoint): L.DivIcon {
   const { fill, text } = markerFills[point.color];
@@ -48,104 +39,96 @@ function onActivate(marker: L.Marker, action: () => void) {
   });
 }
 
-const featureKey = (feature: IndexedFeature) => (isCluster(feature) ? `c${feature.properties.cluster_id}` : `p${feature.properties.kind}${feature.properties.id}`);
-
 /**
- * The clusters and points in view as Leaflet markers, drawn again after every pan or zoom. Markers
- * still in view are kept (a focused marker keeps its focus); the others are removed.
+ * The server's clusters and single markers for the view (decision 023-c) as Leaflet markers. A new
+ * answer (after a pan, a zoom or a live update) changes only what differs: markers it still has
+ * stay as they are (a focused one keeps its focus, nothing flickers), the others are removed; a
+ * focused marker that was replaced (its count changed) gets the focus back by its name.
  */
 export function ClusteredMarkers({
-  points,
+  features,
   onSelectPoint,
   onStackedPoints,
 }: {
-  points: readonly MapPoint[];
+  features: readonly MapFeature[];
   onSelectPoint: (point: MapPoint) => void;
   /** A cluster whose points share one spot (they cannot be told apart by zooming): list them. */
   onStackedPoints: (points: MapPoint[], total: number, at: { latitude: number; longitude: number }) => void;
 }) {
   const map = useMap();
-  const index = useMemo<PointIndex>(() => buildPointIndex(points), [points]);
-  const carriedFocus = useRef<string | null>(null);
   const callbacks = useRef({ onSelectPoint, onStackedPoints });
   useEffect(() => {
     callbacks.current = { onSelectPoint, onStackedPoints };
   });
+  const layer = useRef<{ group: L.LayerGroup; shown: Map<string, L.Marker> }>(undefined);
 
   useEffect(() => {
-    const layer = L.layerGroup().addTo(map);
-    const shown = new Map<string, L.Marker>();
+    const group = L.layerGroup().addTo(map);
+    layer.current = { group, shown: new Map() };
+    return () => {
+      group.remove();
+      layer.current = undefined;
+    };
+  }, [map]);
 
-    const openCluster = (clusterId: number, count: number, at: L.LatLng) => {
-      const expansionZoom = index.getClusterExpansionZoom(clusterId);
-      if (expansionZoom <= clusterMaxZoom) {
-        map.setView(at, Math.max(expansionZoom, map.getZoom() + 1));
+  useEffect(() => {
+    const current = layer.current;
+    if (!current) return;
+    const { group, shown } = current;
+
+    const openCluster = (feature: Extract<MapFeature, { kind: 'cluster' }>, at: L.LatLng) => {
+      if (feature.expansionZoom <= clusterMaxZoom) {
+        map.setView(at, Math.max(feature.expansionZoom, map.getZoom() + 1));
         return;
       }
       // Every point of the cluster is at (nearly) the same spot: zooming cannot separate them.
-      const leaves = index.getLeaves(clusterId, 50).map((leaf) => leaf.properties);
-      callbacks.current.onStackedPoints(leaves, count, { latitude: at.lat, longitude: at.lng });
+      callbacks.current.onStackedPoints(feature.stacked ?? [], feature.count, { latitude: at.lat, longitude: at.lng });
     };
 
-    const createMarker = (feature: IndexedFeature): L.Marker => {
-      const [longitude, latitude] = feature.geometry.coordinates as [number, number];
-      if (isCluster(feature)) {
-        const { cluster_id: clusterId, point_count: count } = feature.properties;
-        const marker = L.marker([latitude, longitude], { icon: clusterIcon(count), keyboard: true, title: `${count} markers: zoom in`, riseOnHover: true });
-        onActivate(marker, () => openCluster(clusterId, count, marker.getLatLng()));
+    const createMarker = (feature: MapFeature): L.Marker => {
+      if (feature.kind === 'cluster') {
+        // Its name says what Enter does: zoom in, or list the markers that share one spot.
+        const title = feature.expansionZoom <= clusterMaxZoom ? `${feature.count} markers: zoom in` : `${feature.count} at one spot: list them`;
+        const marker = L.marker([feature.latitude, feature.longitude], { icon: clusterIcon(feature.count), keyboard: true, title, riseOnHover: true });
+        onActivate(marker, () => openCluster(feature, marker.getLatLng()));
         return marker;
       }
-      const point = feature.properties;
-      const marker = L.marker([latitude, longitude], { icon: markerIcon(point), keyboard: true, title: point.label, riseOnHover: true });
+      const { point } = feature;
+      const marker = L.marker([point.latitude, point.longitude], { icon: markerIcon(point), keyboard: true, title: point.label, riseOnHover: true });
       onActivate(marker, () => callbacks.current.onSelectPoint(point));
       return marker;
     };
 
-    const draw = () => {
-      const bounds = map.getBounds().pad(0.25);
-      const features = visibleFeatures(index, { west: bounds.getWest(), south: bounds.getSouth(), east: bounds.getEast(), north: bounds.getNorth() }, map.getZoom());
-      const wanted = new Set<string>();
-      for (const feature of features) {
-        const key = featureKey(feature);
-        wanted.add(key);
-        if (shown.has(key)) continue;
-        const marker = createMarker(feature);
-        shown.set(key, marker);
-        layer.addLayer(marker);
-        const element = marker.getElement();
-        if (element) element.setAttribute('aria-label', marker.options.title ?? '');
-      }
-      for (const [key, marker] of shown) {
-        if (wanted.has(key)) continue;
-        layer.removeLayer(marker);
-        shown.delete(key);
-      }
-      const container = map.getContainer();
-      container.dataset.markers = String(shown.size);
-      // The markers are painted (the next frame) and the main thread takes its next task (a click
-      // would be handled): what bench/map.ts times from the data's arrival.
-      requestAnimationFrame(() =>
-        setTimeout(() => {
-          if (performance.getEntriesByName(mapPerformanceMarks.dataReady).length > 0 && performance.getEntriesByName(mapPerformanceMarks.markersReady).length === 0) {
-            performance.mark(mapPerformanceMarks.markersReady);
-          }
-        }, 0),
-      );
-    };
-
-    draw();
-    // New data (a live update) redraws every marker: the one that had the focus gets it back.
-    const carried = carriedFocus.current;
-    carriedFocus.current = null;
-    if (carried) map.getContainer().querySelector<HTMLElement>(`.leaflet-marker-icon[aria-label="${CSS.escape(carried)}"]`)?.focus({ preventScroll: true });
-    map.on('moveend', draw);
-    return () => {
-      map.off('moveend', draw);
-      const active = document.activeElement;
-      carriedFocus.current = active instanceof HTMLElement && active.classList.contains('leaflet-marker-icon') ? active.getAttribute('aria-label') : null;
-      layer.remove();
-    };
-  }, [map, index]);
+    const wanted = new Map(features.map((feature) => [featureKey(feature), feature]));
+    let focusedLabel: string | null = null;
+    for (const [key, marker] of shown) {
+      if (wanted.has(key)) continue;
+      const element = marker.getElement();
+      if (element && element === document.activeElement) focusedLabel = element.getAttribute('aria-label');
+      group.removeLayer(marker);
+      shown.delete(key);
+    }
+    for (const [key, feature] of wanted) {
+      if (shown.has(key)) continue;
+      const marker = createMarker(feature);
+      shown.set(key, marker);
+      group.addLayer(marker);
+      const element = marker.getElement();
+      if (element) element.setAttribute('aria-label', marker.options.title ?? '');
+    }
+    if (focusedLabel) map.getContainer().querySelector<HTMLElement>(`.leaflet-marker-icon[aria-label="${CSS.escape(focusedLabel)}"]`)?.focus({ preventScroll: true });
+    const container = map.getContainer();
+    container.dataset.markers = String(shown.size);
+    // The markers are painted (the next frame) and the main thread takes its next task (a click
+    // would be handled): what bench/map.ts times from the data's arrival.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (performance.getEntriesByName(mapPerformanceMarks.dataReady).length > 0 && performance.getEntriesByName(mapPerformanceMarks.markersReady).length === 0) {
+          performance.mark(mapPerformanceMarks.markersReady);
+        }
+      }, 0),
+    );
+  }, [map, features]);
 
   return null;
 }

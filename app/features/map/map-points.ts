@@ -1,10 +1,9 @@
-import Supercluster from 'supercluster';
 import { customerMarkerColor, markerSize, propertyMarkerColor, type MapCustomer, type MapProperty } from '#shared/map.ts';
 import { fieldStepText, type FieldStep } from '#shared/tech.ts';
 import { company } from '#client/lib/company.ts';
 
 // What the map plots, whatever the view: one point per property or customer, with its colour,
-// size and accessible name, clustered by supercluster so only what is in view is drawn.
+// size and accessible name, and the server's clusters (only what is in view is sent and drawn).
 
 export type MarkerColor = ReturnType<typeof propertyMarkerColor> | ReturnType<typeof customerMarkerColor>;
 
@@ -64,54 +63,34 @@ export function customerPoint(customer: MapCustomer): MapPoint {
   };
 }
 
-/** Points closer than this many pixels join a cluster. */
-export const clusterRadiusPx = 60;
-/** Above this zoom nothing is clustered; points still together there share one spot. */
-export const clusterMaxZoom = 17;
-/** The map's own zoom limit. */
-export const mapMaxZoom = 18;
+/**
+ * What the map draws for one answer (decision 023-c): the server's clusters in the asked box (a
+ * stacked one carries the points sharing its spot) and its single markers.
+ */
+export type MapFeature =
+  | { kind: 'cluster'; id: number; latitude: number; longitude: number; count: number; expansionZoom: number; stacked?: MapPoint[] }
+  | { kind: 'point'; point: MapPoint };
 
-export type PointIndex = Supercluster<MapPoint, Supercluster.AnyProps>;
-export type IndexedFeature = Supercluster.ClusterFeature<Supercluster.AnyProps> | Supercluster.PointFeature<MapPoint>;
-
-export function buildPointIndex(points: readonly MapPoint[]): PointIndex {
-  const index = new Supercluster<MapPoint, Supercluster.AnyProps>({ radius: clusterRadiusPx, maxZoom: clusterMaxZoom });
-  index.load(points.map((point) => ({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: [point.longitude, point.latitude] }, properties: point })));
-  return index;
+/** A marker's identity: kept on the map while a later answer has the same one (its focus too). */
+export function featureKey(feature: MapFeature): string {
+  if (feature.kind === 'cluster') return `c${feature.id}:${feature.count}:${feature.latitude},${feature.longitude}`;
+  const { point } = feature;
+  return `p${point.kind}${point.id}:${point.latitude},${point.longitude}:${point.color}:${point.size}:${point.activeWorkOrders}:${point.fieldStep ?? ''}:${point.label}`;
 }
 
-export function isCluster(feature: IndexedFeature): feature is Supercluster.ClusterFeature<Supercluster.AnyProps> {
-  return Boolean((feature.properties as { cluster?: boolean }).cluster);
-}
-
-/** The clusters and points inside [west, south, east, north] at a zoom (longitudes kept within the world). */
-export function visibleFeatures(index: PointIndex, bounds: { west: number; south: number; east: number; north: number }, zoom: number): IndexedFeature[] {
-  const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
-  const west = bounds.east - bounds.west >= 360 ? -180 : clamp(bounds.west, -180, 180);
-  const east = bounds.east - bounds.west >= 360 ? 180 : clamp(bounds.east, -180, 180);
-  return index.getClusters([west, clamp(bounds.south, -85, 85), east, clamp(bounds.north, -85, 85)], Math.round(zoom));
+/** An answer's clusters and single markers as what the map draws. */
+export function featuresOf<Item>(
+  answer: { clusters: { id: number; latitude: number; longitude: number; count: number; expansionZoom: number; stacked?: Item[] }[] },
+  items: readonly Item[],
+  toPoint: (item: Item) => MapPoint,
+): MapFeature[] {
+  return [
+    ...answer.clusters.map(({ stacked, ...cluster }): MapFeature => ({ kind: 'cluster', ...cluster, ...(stacked ? { stacked: stacked.map(toPoint) } : {}) })),
+    ...items.map((item): MapFeature => ({ kind: 'point', point: toPoint(item) })),
+  ];
 }
 
 /** The marker size of a cluster: grows with its size, bounded. */
 export function clusterSize(count: number): number {
   return Math.min(56, 30 + Math.round(Math.log10(Math.max(1, count)) * 9));
-}
-
-/** The south-west and north-east corners around every point, or undefined when there are none. */
-export function boundsOf(points: readonly MapPoint[]): [[number, number], [number, number]] | undefined {
-  if (points.length === 0) return undefined;
-  let south = Infinity;
-  let west = Infinity;
-  let north = -Infinity;
-  let east = -Infinity;
-  for (const point of points) {
-    if (point.latitude < south) south = point.latitude;
-    if (point.latitude > north) north = point.latitude;
-    if (point.longitude < west) west = point.longitude;
-    if (point.longitude > east) east = point.longitude;
-  }
-  return [
-    [south, west],
-    [north, east],
-  ];
 }

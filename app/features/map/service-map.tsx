@@ -8,18 +8,18 @@ import {
   mapServiceTypeFilters,
   mapStatusFilters,
   type MapCustomer,
-  type MapCustomersResponse,
-  type MapPropertiesResponse,
+  type MapMatching,
   type MapProperty,
   type MapViewMode,
 } from '#shared/map.ts';
+import type { MapView } from '#shared/map-view.ts';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
 import { geocodingErrorMessage } from '#client/features/geocoding/index.ts';
 import { useMapCustomers, useMapProperties, useMapTileConfig } from './api.ts';
 import { MapCanvas, type MapPopup } from './map-canvas.tsx';
 import { CustomerPopup, CustomerSidebar, PropertyPopup, PropertySidebar } from './map-details.tsx';
 import { activeFilterCount, readMapUrl, withMapFilter, withMapView } from './map-filters.ts';
-import { customerPoint, propertyPoint, type MapPoint } from './map-points.ts';
+import { customerPoint, featuresOf, propertyPoint, type MapPoint } from './map-points.ts';
 import { GeocodingHeader, Legend, Select, StackedList, Toggle, usePinMode, type Stacked } from './map-controls.tsx';
 
 type Selection = { kind: 'property'; item: MapProperty } | { kind: 'customer'; item: MapCustomer };
@@ -36,8 +36,10 @@ export function ServiceMap() {
   const [searchParams, setSearchParams] = useSearchParams();
   const state = readMapUrl(searchParams);
   const { view } = state;
-  const properties = useMapProperties(state.workOrders, view === 'workOrders');
-  const customers = useMapCustomers(state.customers, view === 'customers');
+  // The box and zoom the map shows (reported by the map after each move): what is asked for.
+  const [mapView, setMapView] = useState<MapView>();
+  const properties = useMapProperties(state.workOrders, mapView, view === 'workOrders');
+  const customers = useMapCustomers(state.customers, mapView, view === 'customers');
   const active = view === 'workOrders' ? properties : customers;
   const tiles = useMapTileConfig();
   const [tilesFailed, setTilesFailed] = useState(false);
@@ -46,21 +48,27 @@ export function ServiceMap() {
   const [filtersOpen, setFiltersOpen] = useState(false);
   const pinMode = usePinMode(state.pinCustomerId, () => setSearchParams((current) => withoutPin(current), { replace: true, preventScrollReset: true }));
 
-  const propertyList = view === 'workOrders' ? properties.data?.properties : undefined;
-  const customerList = view === 'customers' ? customers.data?.customers : undefined;
-  const { points, byId } = useMemo(() => {
+  const propertyAnswer = view === 'workOrders' ? properties.data : undefined;
+  const customerAnswer = view === 'customers' ? customers.data : undefined;
+  const { features, byId } = useMemo(() => {
     const items = new Map<string, Selection>();
-    if (propertyList) {
-      for (const item of propertyList) items.set(item.id, { kind: 'property', item });
-      return { points: propertyList.map(propertyPoint), byId: items };
+    if (propertyAnswer) {
+      for (const item of [...propertyAnswer.properties, ...propertyAnswer.clusters.flatMap((cluster) => cluster.stacked ?? [])]) items.set(item.id, { kind: 'property', item });
+      return { features: featuresOf(propertyAnswer, propertyAnswer.properties, propertyPoint), byId: items };
     }
-    for (const item of customerList ?? []) items.set(item.id, { kind: 'customer', item });
-    return { points: (customerList ?? []).map(customerPoint), byId: items };
-  }, [propertyList, customerList]);
+    if (customerAnswer) {
+      for (const item of [...customerAnswer.customers, ...customerAnswer.clusters.flatMap((cluster) => cluster.stacked ?? [])]) items.set(item.id, { kind: 'customer', item });
+      return { features: featuresOf(customerAnswer, customerAnswer.customers, customerPoint), byId: items };
+    }
+    return { features: [], byId: items };
+  }, [propertyAnswer, customerAnswer]);
 
-  // The map fits once per view and filters, when their own answer (not the previous one) is in.
+  // The map fits once per view and filters, when their own answer (not the previous one) is in;
+  // pans and zooms ask again with the same filters and fit nothing.
   const filtersKey = JSON.stringify(view === 'workOrders' ? state.workOrders : state.customers);
-  const fitKey = active.isSuccess && !active.isPlaceholderData ? `${view}:${filtersKey}` : undefined;
+  const answer = propertyAnswer ?? customerAnswer;
+  const hasOwnAnswer = answer !== undefined && answer.forFilters === filtersKey;
+  const fit = hasOwnAnswer ? { key: `${view}:${filtersKey}`, bounds: answer.matching.bounds } : undefined;
 
   function changeView(next: MapViewMode) {
     if (next === view) return;
@@ -108,8 +116,9 @@ export function ServiceMap() {
   // The sidebar shows the item's current copy while the answer still has it (live updates refetch).
   const sidebarSelection = sidebar && byId.get(sidebar.item.id)?.kind === sidebar.kind ? (byId.get(sidebar.item.id) as Selection) : sidebar;
 
-  const header = headerText(view === 'workOrders' ? properties.data : undefined, view === 'customers' ? customers.data : undefined);
-  const isLoading = active.isPending || active.isPlaceholderData;
+  const header = headerText(view, propertyAnswer ?? customerAnswer);
+  // The overlay is for a view or filter set's first answer only (spec): pans keep the markers shown.
+  const isLoading = !hasOwnAnswer;
 
   return (
     <section aria-labelledby="map-title" className="space-y-4">
@@ -186,8 +195,9 @@ export function ServiceMap() {
       <div className={`grid gap-4 ${sidebarSelection ? 'lg:grid-cols-[minmax(0,1fr)_22rem]' : ''}`}>
         <div className="relative h-[65vh] min-h-[360px] overflow-hidden rounded-lg border border-slate-200 shadow-sm" aria-busy={isLoading}>
           <MapCanvas
-            points={points}
-            fitKey={fitKey}
+            features={features}
+            fit={fit}
+            onViewChange={setMapView}
             tiles={tiles.data}
             popup={popupForMap}
             onPopupClosed={(key) => setPopup((current) => (current && popupKey(current) === key ? undefined : current))}
@@ -237,10 +247,10 @@ export function ServiceMap() {
  * The header describes what the map shows: the properties or customers the filters kept (and how
  * many of them have active work), beside all geocoded properties in the Work Orders View.
  */
-function headerText(properties: MapPropertiesResponse | undefined, customers: MapCustomersResponse | undefined): string {
-  if (properties) return mapMessages.propertiesHeader(properties.properties.filter((item) => item.activeWorkOrders > 0).length, properties.total);
-  if (customers) return mapMessages.customersHeader(customers.customers.length, customers.customers.filter((item) => item.activeWorkOrders > 0).length);
-  return '';
+function headerText(view: MapViewMode, answer: { matching: MapMatching; total: number } | undefined): string {
+  if (!answer) return '';
+  if (view === 'workOrders') return mapMessages.propertiesHeader(answer.matching.withActiveWorkOrders, answer.total);
+  return mapMessages.customersHeader(answer.matching.count, answer.matching.withActiveWorkOrders);
 }
 
 const popupKey = (popup: Selection | Stacked) => ('points' in popup ? `stack:${popup.latitude}:${popup.longitude}` : `${popup.kind}:${popup.item.id}`);

@@ -10,10 +10,13 @@ import {
   type MapWorkOrderFilters,
   type MapWorkOrderSummary,
 } from '#shared/map.ts';
+import type { MapView } from '#shared/map-view.ts';
 import type { Database } from '#server/db/client.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
 import { compressedJson, type CompressedJson } from '#server/lib/compressed-json.ts';
+import { markerSetLimits } from './map-cluster-protocol.ts';
+import { createClusterThread } from './map-cluster-thread.ts';
 import { createMapRepository, type MapDateWindow, type WorkOrderSummaryRow } from './map.repository.ts';
 
 /** A timestamptz as the raw query returns it (a Date, or text on some drivers) as ISO text. */
@@ -65,31 +68,51 @@ export function createMapService(options: { db: Database; timeZone: string; tile
   const config: MapConfig = { tileUrl: options.tiles.url, attribution: options.tiles.attribution };
 
   /**
-   * The two views' answers, kept per database snapshot (server/db/snapshot-cache.ts) as the JSON
-   * bytes sent (and their gzip copy): a read while nothing committed costs one trivial query. The
-   * key is the whole filter set (and the days, for date ranges). At 20,000 customers an answer is
-   * a few megabytes, so only the last few filter sets are kept.
+   * Each view's plotted items, per database snapshot (server/db/snapshot-cache.ts) and filter set
+   * (and the day, for date ranges and field steps): the database builds them as JSON in one
+   * statement (decision 016-c); the clustering thread parses and indexes them once (decision
+   * 023-c) and keeps them, as many per kind as these caches, which hold the sets' handles. The key
+   * carries the thread's generation: a restarted thread is asked to load its sets again.
    */
-  const propertyAnswers = createSnapshotCache<CompressedJson>(options.db, { maxEntries: 8 });
-  const customerAnswers = createSnapshotCache<CompressedJson>(options.db, { maxEntries: 4 });
+  const clusters = createClusterThread();
+  const propertySets = createSnapshotCache<number>(options.db, { maxEntries: markerSetLimits.properties });
+  const customerSets = createSnapshotCache<number>(options.db, { maxEntries: markerSetLimits.customers });
+  /**
+   * The answers for one view (filter set, zoom, box): JSON bytes and their gzip copy, a few
+   * kilobytes each; many staff on the same fitted view share one. A read while nothing committed
+   * costs one trivial query.
+   */
+  const propertyAnswers = createSnapshotCache<CompressedJson>(options.db, { maxEntries: 64 });
+  const customerAnswers = createSnapshotCache<CompressedJson>(options.db, { maxEntries: 64 });
+  const viewKey = (view: MapView) => `${view.zoom}|${view.bbox.join(',')}`;
 
   return {
     config: (): MapConfig => config,
 
-    /** The Work Orders View: MapPropertiesResponse as JSON bytes. */
-    async properties(filters: MapWorkOrderFilters): Promise<CompressedJson> {
+    /** Stops the clustering thread (the server's close). */
+    close: () => clusters.close(),
+
+    /** The Work Orders View in a box at a zoom: MapPropertiesResponse as JSON bytes. */
+    async properties(filters: MapWorkOrderFilters, view: MapView): Promise<CompressedJson> {
       // Today: for a date range, and for the field steps (issue 19), which are today's.
       const today = todayIn(timeZone, now());
       const window = filters.dateRange === 'all' ? undefined : mapDateWindow(filters.dateRange, today);
       // Active Only matters only with 'all' statuses.
       const statuses = filters.status === 'all' ? (filters.activeOnly ? 'active' : 'all') : filters.status;
       const key = `${today}|${statuses}|${filters.priority}|${filters.serviceType}|${window ? `${window.from}|${window.until}` : 'all'}`;
-      return propertyAnswers.get(key, async () => compressedJson(await repository.properties(filters, window, today)));
+      return propertyAnswers.get(`${key}|${viewKey(view)}`, async () => {
+        const set = await propertySets.get(`${clusters.generation}|${key}`, async () => clusters.load('properties', await repository.properties(filters, window, today)));
+        return compressedJson(await clusters.view(set, view));
+      });
     },
 
-    /** The Customers View: MapCustomersResponse as JSON bytes. */
-    async customers(filters: MapCustomerFilters): Promise<CompressedJson> {
-      return customerAnswers.get(`${filters.type}|${filters.hasActiveWorkOrders}`, async () => compressedJson(await repository.customers(filters)));
+    /** The Customers View in a box at a zoom: MapCustomersResponse as JSON bytes. */
+    async customers(filters: MapCustomerFilters, view: MapView): Promise<CompressedJson> {
+      const key = `${filters.type}|${filters.hasActiveWorkOrders}`;
+      return customerAnswers.get(`${key}|${viewKey(view)}`, async () => {
+        const set = await customerSets.get(`${clusters.generation}|${key}`, async () => clusters.load('customers', await repository.customers(filters)));
+        return compressedJson(await clusters.view(set, view));
+      });
     },
 
     /** The property popup and sidebar: 404 when no geocoded customer is at the address. */
