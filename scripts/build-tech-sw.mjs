@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { generateSW } from 'workbox-build';
+import { classNamesOf, pruneCss } from './css-prune.mjs';
 
 const clientDir = 'build/client';
 const techDir = path.join(clientDir, 'tech');
@@ -85,14 +86,26 @@ const techHead = [
   '<link rel="preload" href="/api/tech/visits" as="fetch" crossorigin="anonymous"/>',
 ].join('');
 if (!spaShell.includes('</head>')) throw new Error('__spa-fallback.html has no </head>');
-// The stylesheet first: it blocks the first paint ("Loading..."), and the modules would otherwise
-// share the slow link with it from the start.
-const stylesheets = spaShell.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
-let techPage = spaShell;
-for (const link of stylesheets) techPage = techPage.replace(link, '');
+// The first paint comes from the page's own bytes (decision 022-d, "/tech's first paint"): the
+// stylesheet's rules that the page's markup can use are inlined (scripts/css-prune.mjs, as the
+// public pages do), and the whole stylesheet, still linked where React renders it, loads as
+// `media="print"` (fetched at once, blocking nothing) and is switched to all media by a small
+// inline script as soon as it has arrived, long before the app's modules have run and rendered
+// anything the inlined rules do not cover. The server hashes that script into the page's CSP.
+const stylesheetLink = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"\/>/g;
+const stylesheets = [...spaShell.matchAll(stylesheetLink)];
+if (stylesheets.length !== 1) throw new Error(`__spa-fallback.html should link one stylesheet, found ${stylesheets.length}`);
+const [stylesheet, stylesheetHref] = stylesheets[0];
+const criticalCss = pruneCss(fs.readFileSync(path.join(clientDir, stylesheetHref), 'utf8'), classNamesOf(spaShell)).replace(/<\/style/gi, '<\\/style');
+const stylesheetSwitch = `(function(){var l=document.querySelector('link[rel="stylesheet"][media="print"]');if(!l)return;function all(){l.media='all';}if(l.sheet)all();else l.addEventListener('load',all);})();`;
+let techPage = spaShell.replace(stylesheet, '');
 const charset = '<meta charSet="utf-8"/>';
 if (!techPage.includes(charset)) throw new Error(`__spa-fallback.html has no ${charset}`);
-techPage = techPage.replace(charset, `${charset}${stylesheets.join('')}`).replace('</head>', `${techHead}</head>`);
+if (!techPage.includes('</body>')) throw new Error('__spa-fallback.html has no </body>');
+techPage = techPage
+  .replace(charset, () => `${charset}<style>${criticalCss}</style>${stylesheet.replace('"/>', '" media="print"/>')}`)
+  .replace('</head>', () => `${techHead}</head>`)
+  .replace('</body>', () => `<script>${stylesheetSwitch}</script></body>`);
 fs.writeFileSync(path.join(techDir, 'index.html'), techPage);
 
 const shell = fs.readFileSync(path.join(techDir, 'index.html'));
