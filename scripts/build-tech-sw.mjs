@@ -9,8 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { generateSW } from 'workbox-build';
-import { classNamesOf, pruneCss } from './css-prune.mjs';
-import { bootCode } from './defer-hydration.mjs';
+import { buildTechPage } from './tech-page.mjs';
 
 const clientDir = 'build/client';
 const techDir = path.join(clientDir, 'tech');
@@ -69,53 +68,12 @@ for (const id of techRouteIds) {
 }
 const assetPatterns = [...files].map((file) => file.replace(/^\//, ''));
 
-// /tech's own page (decision 022-d): the SPA shell, painted from its own bytes, then starting the
-// app with everything My day needs asked for at once. The server serves build/client/tech/index.html
-// for /tech; the plain shell stays the answer for /tech/visits/...
-// - The stylesheet's rules that the page's markup can use are inlined (scripts/css-prune.mjs, as
-//   the public pages do); the whole stylesheet, still linked where React renders it, loads as
-//   `media="print"` (fetched at once, blocking nothing) and is switched to all media as soon as it
-//   has arrived, long before the app's modules have run and rendered anything the inlined rules
-//   do not cover.
-// - React Router's module script and its modulepreloads become a loader (the public pages'
-//   bootCode, scripts/defer-hydration.mjs) that runs once the first frame is painted (at once in a
-//   hidden tab): it announces the modules of the root, the /tech layout and My day (all at once,
-//   not found one import after another) and the day's visits (`GET /api/tech/visits` with no
-//   query, the app's first request: the server answers for the business's today and the kept
-//   days), then imports the modules and starts the app. The first paint then never waits on them;
-//   the modules start a frame later.
-// The server hashes both inline scripts into the page's CSP.
+// /tech's own page (decision 022-d; scripts/tech-page.mjs): served by the server for /tech.
 const spaShell = fs.readFileSync(path.join(clientDir, '__spa-fallback.html'), 'utf8');
 const myDayRouteIds = techRouteIds.filter((id) => id === 'routes/tech/layout' || (routeManifest.routes[id].parentId === 'routes/tech/layout' && routeManifest.routes[id].index));
 if (myDayRouteIds.length !== 2) throw new Error(`the /tech layout or its index route is missing from the route manifest: ${myDayRouteIds.join(', ')}`);
-const modulePreload = /<link rel="modulepreload" href="([^"]+)"\/>/g;
-const announced = new Set([...spaShell.matchAll(modulePreload)].map((match) => match[1]));
-for (const id of myDayRouteIds) {
-  const route = routeManifest.routes[id];
-  for (const file of [route.module, ...(route.imports ?? [])]) announced.add(file);
-}
-const moduleScript = /<script type="module" async="">([\s\S]*?)<\/script>/;
-const script = moduleScript.exec(spaShell);
-if (!script) throw new Error("__spa-fallback.html has no React Router module script");
-const hints = [...[...announced].map((file) => ['modulepreload', file]), ['preload', '/api/tech/visits', 'fetch']];
-const loader =
-  `(function(){function start(){var h=${JSON.stringify(hints)};for(var i=0;i<h.length;i++){var l=document.createElement('link');l.rel=h[i][0];l.href=h[i][1];if(h[i][2]){l.as=h[i][2];l.crossOrigin='anonymous';}document.head.appendChild(l);}${bootCode(script[1])}}` +
-  "if(document.visibilityState==='visible')requestAnimationFrame(function(){setTimeout(start,0);});else start();})();";
-const stylesheetLink = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"\/>/g;
-const stylesheets = [...spaShell.matchAll(stylesheetLink)];
-if (stylesheets.length !== 1) throw new Error(`__spa-fallback.html should link one stylesheet, found ${stylesheets.length}`);
-const [stylesheet, stylesheetHref] = stylesheets[0];
-const criticalCss = pruneCss(fs.readFileSync(path.join(clientDir, stylesheetHref), 'utf8'), classNamesOf(spaShell)).replace(/<\/style/gi, '<\\/style');
-const stylesheetSwitch = `(function(){var l=document.querySelector('link[rel="stylesheet"][media="print"]');if(!l)return;function all(){l.media='all';}if(l.sheet)all();else l.addEventListener('load',all);})();`;
-const charset = '<meta charSet="utf-8"/>';
-if (!spaShell.includes(charset)) throw new Error(`__spa-fallback.html has no ${charset}`);
-if (!spaShell.includes('</body>')) throw new Error('__spa-fallback.html has no </body>');
-const techPage = spaShell
-  .replace(stylesheet, '')
-  .replace(modulePreload, '')
-  .replace(charset, () => `${charset}<style>${criticalCss}</style>${stylesheet.replace('"/>', '" media="print"/>')}`)
-  .replace(moduleScript, () => `<script>${loader}</script>`)
-  .replace('</body>', () => `<script>${stylesheetSwitch}</script></body>`);
+const myDayModules = myDayRouteIds.flatMap((id) => [routeManifest.routes[id].module, ...(routeManifest.routes[id].imports ?? [])]);
+const techPage = buildTechPage(spaShell, myDayModules, (href) => fs.readFileSync(path.join(clientDir, href), 'utf8'));
 fs.writeFileSync(path.join(techDir, 'index.html'), techPage);
 
 const shell = fs.readFileSync(path.join(techDir, 'index.html'));
