@@ -58,7 +58,7 @@ describe('serving the built client', () => {
     const techPage = await context.app.inject({ method: 'GET', url: '/tech' });
     const scriptSrc = String(techPage.headers['content-security-policy']).split('; ').find((directive) => directive.startsWith('script-src '))!;
     const inlineScripts = [...techPage.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
-    expect(inlineScripts).toHaveLength(2);
+    expect(inlineScripts).toHaveLength(1);
     for (const body of inlineScripts) expect(scriptSrc).toContain(`'sha256-${createHash('sha256').update(body).digest('base64')}'`);
     expect(scriptSrc).not.toContain('unsafe-inline');
     const worker = await context.app.inject({ method: 'GET', url: '/tech/sw.js', headers: { 'accept-encoding': 'br' } });
