@@ -1,5 +1,5 @@
 import { liveQuery } from 'dexie';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { TechVisit } from '#shared/tech.ts';
 import { localVisit } from './apply-action.ts';
 import { techDatabase, type Owner, type QueuedAction, type QueuedPhoto } from './db.ts';
@@ -226,12 +226,24 @@ function subscribeSnapshot(listener: () => void): () => void {
   };
 }
 
+/**
+ * The device's copy for a screen. A new copy is rendered as a transition (React renders it in
+ * slices, yielding to taps between them) rather than as a synchronous store update, which
+ * rendered the whole screen in one task: on a slow phone, a long task at each change of the copy
+ * (decision 022-d). The screens sharing the copy are updated in the same transition.
+ */
 export function useTechSnapshot(): TechSnapshot | undefined {
-  return useSyncExternalStore(
-    subscribeSnapshot,
-    () => latestSnapshot,
-    () => undefined,
-  );
+  const [snapshot, setSnapshot] = useState<TechSnapshot | undefined>(() => latestSnapshot);
+  const snapshotAtRender = useRef(snapshot);
+  snapshotAtRender.current = snapshot;
+  useEffect(() => {
+    const show = () => startTransition(() => setSnapshot(latestSnapshot));
+    const unsubscribe = subscribeSnapshot(show);
+    // A change between this screen's render and its subscription.
+    if (latestSnapshot !== snapshotAtRender.current) show();
+    return unsubscribe;
+  }, []);
+  return snapshot;
 }
 
 /** A photo's thumbnail from the device when kept there (works offline), else its address on the server. */
