@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { generateSW } from 'workbox-build';
+import { buildTechPage } from './tech-page.mjs';
 
 const clientDir = 'build/client';
 const techDir = path.join(clientDir, 'tech');
@@ -67,32 +68,12 @@ for (const id of techRouteIds) {
 }
 const assetPatterns = [...files].map((file) => file.replace(/^\//, ''));
 
-// /tech's own page (decision 022-d): the SPA shell with what My day needs announced in its head, so
-// a first visit on a slow network fetches the /tech routes' modules beside the framework (not after
-// the entry has run) and the day's visits beside the scripts (the app's first request; the server
-// answers /api/tech/visits with no query for the business's today and the kept days). The server
-// serves build/client/tech/index.html for /tech; the shell stays the answer for /tech/visits/...
+// /tech's own page (decision 022-d; scripts/tech-page.mjs): served by the server for /tech.
 const spaShell = fs.readFileSync(path.join(clientDir, '__spa-fallback.html'), 'utf8');
 const myDayRouteIds = techRouteIds.filter((id) => id === 'routes/tech/layout' || (routeManifest.routes[id].parentId === 'routes/tech/layout' && routeManifest.routes[id].index));
 if (myDayRouteIds.length !== 2) throw new Error(`the /tech layout or its index route is missing from the route manifest: ${myDayRouteIds.join(', ')}`);
-const announced = new Set();
-for (const id of myDayRouteIds) {
-  const route = routeManifest.routes[id];
-  for (const file of [route.module, ...(route.imports ?? [])]) if (!spaShell.includes(`href="${file}"`)) announced.add(file);
-}
-const techHead = [
-  ...[...announced].map((file) => `<link rel="modulepreload" href="${file}"/>`),
-  '<link rel="preload" href="/api/tech/visits" as="fetch" crossorigin="anonymous"/>',
-].join('');
-if (!spaShell.includes('</head>')) throw new Error('__spa-fallback.html has no </head>');
-// The stylesheet first: it blocks the first paint ("Loading..."), and the modules would otherwise
-// share the slow link with it from the start.
-const stylesheets = spaShell.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
-let techPage = spaShell;
-for (const link of stylesheets) techPage = techPage.replace(link, '');
-const charset = '<meta charSet="utf-8"/>';
-if (!techPage.includes(charset)) throw new Error(`__spa-fallback.html has no ${charset}`);
-techPage = techPage.replace(charset, `${charset}${stylesheets.join('')}`).replace('</head>', `${techHead}</head>`);
+const myDayModules = myDayRouteIds.flatMap((id) => [routeManifest.routes[id].module, ...(routeManifest.routes[id].imports ?? [])]);
+const techPage = buildTechPage(spaShell, myDayModules, (href) => fs.readFileSync(path.join(clientDir, href), 'utf8'));
 fs.writeFileSync(path.join(techDir, 'index.html'), techPage);
 
 const shell = fs.readFileSync(path.join(techDir, 'index.html'));

@@ -9,7 +9,7 @@ import {
   workOrderTaskSchema,
   workOrderTaskStatuses,
   workOrderTechNoteSchema,
-} from './work-order.ts';
+} from './work-order-job.ts';
 
 // The technician app (issue 19, decision 022-a): one contract for the server's /api/tech routes
 // and the /tech app, which keeps the answers on the device (IndexedDB) and replays the actions

@@ -5,6 +5,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '#tests/support/test-app.ts';
+// @ts-expect-error -- a build script in plain JavaScript, without type declarations
+import { buildTechPage } from '../../scripts/tech-page.mjs';
 
 // A small built client on disk, laid out as `react-router build` + compress-client.mjs lay it out.
 let clientDir: string;
@@ -28,6 +30,11 @@ beforeAll(async () => {
   write('__spa-fallback.html', '<html><body><p>Loading...</p></body></html>');
   write('assets/entry-abc123.js', `console.log(${JSON.stringify('x'.repeat(2000))});`, { compress: true });
   write('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  // /tech's own page as scripts/build-tech-sw.mjs writes it (decision 022-d): inline scripts of its own.
+  const techShell =
+    '<!DOCTYPE html><html lang="en"><head><meta charSet="utf-8"/><link rel="stylesheet" href="/assets/root-1.css"/></head><body><p>Loading...</p>' +
+    '<script type="module" async="">import "/assets/manifest-1.js";\nimport * as route0 from "/assets/root-1.js";\nwindow.__reactRouterRouteModules = {"root":route0};\nimport("/assets/entry.client-1.js");</script></body></html>';
+  write('tech/index.html', buildTechPage(techShell, ['/assets/my-day-1.js'], () => '.p-8{padding:2rem}'));
   write('tech/sw.js', `self.addEventListener("fetch", () => {}); // ${'x'.repeat(2000)}`, { compress: true });
   write('tech/manifest.webmanifest', '{"name":"tech","start_url":"/tech","scope":"/tech"}');
   write('tech/icon-192.png', 'png');
@@ -47,6 +54,13 @@ describe('serving the built client', () => {
       expect(String(response.headers['content-security-policy']), url).toContain("worker-src 'self'");
       expect(String(response.headers['content-security-policy']), url).toContain("manifest-src 'self'");
     }
+    // /tech's page starts the app from inline scripts: each allowed by its hash, none by 'unsafe-inline'.
+    const techPage = await context.app.inject({ method: 'GET', url: '/tech' });
+    const scriptSrc = String(techPage.headers['content-security-policy']).split('; ').find((directive) => directive.startsWith('script-src '))!;
+    const inlineScripts = [...techPage.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+    expect(inlineScripts).toHaveLength(1);
+    for (const body of inlineScripts) expect(scriptSrc).toContain(`'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+    expect(scriptSrc).not.toContain('unsafe-inline');
     const worker = await context.app.inject({ method: 'GET', url: '/tech/sw.js', headers: { 'accept-encoding': 'br' } });
     expect(worker.headers['content-encoding']).toBe('br');
     expect(worker.statusCode).toBe(200);

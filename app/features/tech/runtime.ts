@@ -1,5 +1,5 @@
 import { liveQuery } from 'dexie';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { TechVisit } from '#shared/tech.ts';
 import { localVisit } from './apply-action.ts';
 import { techDatabase, type Owner, type QueuedAction, type QueuedPhoto } from './db.ts';
@@ -15,16 +15,17 @@ export const techSync = createTechSync({ db: techDatabase() });
 
 export type TechStatus = {
   online: boolean;
-  syncing: boolean;
   /** The first answer from the server (or the lack of one) this page has had. */
   checked: boolean;
   access: 'ok' | 'unauthenticated' | 'forbidden';
   accessMessage?: string;
 };
 
-let status: TechStatus = { online: typeof navigator === 'undefined' ? true : navigator.onLine, syncing: false, checked: false, access: 'ok' };
+let status: TechStatus = { online: typeof navigator === 'undefined' ? true : navigator.onLine, checked: false, access: 'ok' };
 const listeners = new Set<() => void>();
+/** Every screen under /tech renders again on a new status: only a change makes one. */
 function setStatus(change: Partial<TechStatus>) {
+  if ((Object.keys(change) as (keyof TechStatus)[]).every((key) => status[key] === change[key])) return;
   status = { ...status, ...change };
   for (const listener of listeners) listener();
 }
@@ -61,23 +62,18 @@ async function refreshNow() {
 /** Sends what waits, then reads the day again; a network failure schedules a retry (2 s, 4 s, ... 1 min). */
 export async function syncAndRefresh(): Promise<void> {
   clearTimeout(retryTimer);
-  setStatus({ syncing: true });
-  try {
-    const outcome = await techSync.syncNow();
-    if (outcome.stoppedBy === 'unauthenticated') {
-      setStatus({ access: 'unauthenticated' });
-      return;
-    }
-    const refreshed = await refreshNow();
-    if (outcome.stoppedBy === 'network' || refreshed === 'offline') {
-      retryTimer = setTimeout(() => void syncAndRefresh(), retryDelay);
-      retryDelay = Math.min(maxRetryMs, retryDelay * 2);
-    } else {
-      retryDelay = 2_000;
-      if (outcome.sent > 0 && (await techSync.waitingCount()) > 0) void syncAndRefresh();
-    }
-  } finally {
-    setStatus({ syncing: false });
+  const outcome = await techSync.syncNow();
+  if (outcome.stoppedBy === 'unauthenticated') {
+    setStatus({ access: 'unauthenticated' });
+    return;
+  }
+  const refreshed = await refreshNow();
+  if (outcome.stoppedBy === 'network' || refreshed === 'offline') {
+    retryTimer = setTimeout(() => void syncAndRefresh(), retryDelay);
+    retryDelay = Math.min(maxRetryMs, retryDelay * 2);
+  } else {
+    retryDelay = 2_000;
+    if (outcome.sent > 0 && (await techSync.waitingCount()) > 0) void syncAndRefresh();
   }
 }
 
@@ -204,7 +200,14 @@ function subscribeSnapshot(listener: () => void): () => void {
     for (const each of snapshotListeners) each();
   };
   const publish = (snapshot: TechSnapshot | undefined) => {
+    const isFirstRead = latestSnapshot === undefined;
     latestSnapshot = snapshot;
+    // The copy as the page first reads it (often empty on a first visit) opens no burst: the day
+    // that arrives right after it is shown at once, not up to `redrawEveryMs` later.
+    if (isFirstRead) {
+      for (const each of snapshotListeners) each();
+      return;
+    }
     if (redrawTimer !== undefined) return;
     const wait = lastRedraw + redrawEveryMs - performance.now();
     if (wait <= 0) redraw();
@@ -223,12 +226,24 @@ function subscribeSnapshot(listener: () => void): () => void {
   };
 }
 
+/**
+ * The device's copy for a screen. A new copy is rendered as a transition (React renders it in
+ * slices, yielding to taps between them) rather than as a synchronous store update, which
+ * rendered the whole screen in one task: on a slow phone, a long task at each change of the copy
+ * (decision 022-d). The screens sharing the copy are updated in the same transition.
+ */
 export function useTechSnapshot(): TechSnapshot | undefined {
-  return useSyncExternalStore(
-    subscribeSnapshot,
-    () => latestSnapshot,
-    () => undefined,
-  );
+  const [snapshot, setSnapshot] = useState<TechSnapshot | undefined>(() => latestSnapshot);
+  const snapshotAtRender = useRef(snapshot);
+  snapshotAtRender.current = snapshot;
+  useEffect(() => {
+    const show = () => startTransition(() => setSnapshot(latestSnapshot));
+    const unsubscribe = subscribeSnapshot(show);
+    // A change between this screen's render and its subscription.
+    if (latestSnapshot !== snapshotAtRender.current) show();
+    return unsubscribe;
+  }, []);
+  return snapshot;
 }
 
 /** A photo's thumbnail from the device when kept there (works offline), else its address on the server. */

@@ -7,14 +7,19 @@ import { apiFetch } from '#client/lib/api.ts';
 import { forgetTechnician, techDatabase } from './db.ts';
 import { startTechRuntime, useTechSnapshot, useTechStatus } from './runtime.ts';
 
-/** Registers the /tech service worker (production builds only: the dev server has no build/client). */
-function useServiceWorker() {
+/**
+ * Registers the /tech service worker (production builds only: the dev server has no build/client)
+ * once the page has its first answer about the day (`checked`): installing it fetches everything it
+ * keeps for offline use, which on a first visit would otherwise share the phone's link with My
+ * day's own modules and visits (decision 022-d).
+ */
+function useServiceWorker(ready: boolean) {
   useEffect(() => {
-    if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+    if (!ready || !import.meta.env.PROD || !('serviceWorker' in navigator)) return;
     navigator.serviceWorker.register('/tech/sw.js', { scope: '/tech' }).catch(() => {
       // The app works without it while online; nothing to tell the technician.
     });
-  }, []);
+  }, [ready]);
 }
 
 /** The technician app's frame: its header (offline, waiting to sync, sign out) and the sign-in guard. */
@@ -22,7 +27,7 @@ export function TechShell({ children }: { children: ReactNode }) {
   const status = useTechStatus();
   const snapshot = useTechSnapshot();
   const location = useLocation();
-  useServiceWorker();
+  useServiceWorker(status.checked);
   useEffect(() => startTechRuntime(), []);
 
   if (status.access === 'unauthenticated') {

@@ -1,4 +1,4 @@
-import { TechAccountScreen } from '#client/features/tech/index.ts';
+import { TechAccountScreen } from '#client/features/tech/account-screen.tsx';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {

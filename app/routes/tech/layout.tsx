@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router';
-import { TechShell } from '#client/features/tech/index.ts';
+import { TechShell } from '#client/features/tech/tech-shell.tsx';
 import { company } from '#client/lib/company.ts';
 import '#client/lib/zod-client.ts';
 

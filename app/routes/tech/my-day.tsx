@@ -1,4 +1,4 @@
-import { MyDay } from '#client/features/tech/index.ts';
+import { MyDay } from '#client/features/tech/my-day.tsx';
 
 export default function MyDayRoute() {
   return <MyDay />;

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { VisitScreen } from '#client/features/tech/index.ts';
+import { VisitScreen } from '#client/features/tech/visit-screen.tsx';
 import { company } from '#client/lib/company.ts';
 
 export function meta() {
