@@ -330,6 +330,8 @@ test.describe('work orders', () => {
     await expect(page.getByLabel('Notes', { exact: true })).toBeFocused();
     await page.getByLabel('Notes', { exact: true }).fill('Capacitor reads 30 µF.');
     await page.getByRole('button', { name: 'Save Notes' }).click();
+    // Saved (the editor closed on the server's answer) before the reload, which would cancel the request.
+    await expect(page.getByRole('button', { name: 'Edit Notes' })).toBeVisible();
     await expect(page.getByText('Capacitor reads 30 µF.')).toBeVisible();
     await page.reload();
     await expect(page.getByText('Capacitor reads 30 µF.')).toBeVisible();
