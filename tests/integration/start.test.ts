@@ -144,7 +144,7 @@ describe('start-up order', () => {
   // The password is checked only when no staff account exists yet: true of a fresh data directory,
   // not of the PostgreSQL database this file shares with its other tests (the check's code is the
   // same on both databases).
-  it.skipIf(Boolean(databaseUrl))('stops with a configuration error when the configured admin password is refused, and frees the data directory', async () => {
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))('stops with a configuration error when the configured admin password is refused, and frees the data directory', async () => {
     const ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hvac-start-refused-'));
     try {
       const refused = startServer(
