@@ -1,0 +1,65 @@
+// What a customer sees of a quote option, an invoice or a credit note: one view model that the
+// web page (staff and the customer's signed link) and the PDF both render, so their content is
+// the same (issue 20). Built by the server from stored rows; amounts in integer cents, quantities
+// in thousandths, tax rates in ppm (shared/money.ts).
+
+export type BillingDocumentKind = 'invoice' | 'credit_note' | 'quote';
+
+export type BillingParty = {
+  name: string;
+  /** Street, "City, ST 12345", ... one entry per printed line; empty lines left out. */
+  addressLines: string[];
+  phone?: string;
+  email?: string;
+};
+
+export type BillingDocumentLine = {
+  code?: string;
+  name: string;
+  description?: string;
+  quantityMilli: number;
+  unitPriceCents: number;
+  /** Total discount of the line in cents (percent and amount together). */
+  discountCents: number;
+  amountCents: number;
+  taxable: boolean;
+};
+
+export type BillingDocumentPayment = {
+  /** ISO date (company time zone) the payment was received. */
+  receivedOn: string;
+  /** "Card", "Check #1043", "Refund (card)", ... */
+  label: string;
+  /** Positive for a payment, negative for a refund. */
+  amountCents: number;
+};
+
+export type BillingDocument = {
+  kind: BillingDocumentKind;
+  /** "INV-000123", "CN-000004", "Q-000057". */
+  number: string;
+  /** "Draft", "Sent", "Partially paid", "Paid", "Void", ... */
+  statusLabel: string;
+  /** ISO dates (YYYY-MM-DD) in the company's time zone. */
+  issuedOn?: string;
+  dueOn?: string;
+  /** Quotes: valid until. */
+  validUntil?: string;
+  company: BillingParty & { website?: string };
+  customer: BillingParty;
+  /** The service address when it differs from the billing address. */
+  serviceAddressLines?: string[];
+  /** "Work order WO-1052", "Replaces INV-000120", "Credit for INV-000118", quote option name ... */
+  references: string[];
+  lines: BillingDocumentLine[];
+  subtotalCents: number;
+  discountCents: number;
+  taxes: { label: string; ratePpm: number; taxableCents: number; taxCents: number }[];
+  totalCents: number;
+  payments: BillingDocumentPayment[];
+  /** Invoices: total - payments + refunds; absent for quotes. */
+  balanceCents?: number;
+  notes?: string;
+  /** Payment terms / how to pay text shown at the bottom. */
+  footer?: string;
+};
