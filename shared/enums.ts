@@ -78,3 +78,31 @@ export const consentStatuses = ['opted_in', 'opted_out'] as const;
 export type ConsentStatus = (typeof consentStatuses)[number];
 export const consentSources = ['form', 'staff', 'reply', 'default'] as const;
 export type ConsentSource = (typeof consentSources)[number];
+
+// Price book, quotes, invoices and payments (issue 20, decision 024-c) --------------------------
+
+/** A price-book item: a service (a fixed-price visit), labour (per hour), a part, equipment, or a flat-rate task (a named job at a fixed price). */
+export const priceBookItemKinds = ['service', 'labor', 'part', 'equipment', 'task'] as const;
+export type PriceBookItemKind = (typeof priceBookItemKinds)[number];
+
+export const quoteStatuses = ['draft', 'sent', 'approved', 'declined', 'cancelled'] as const;
+export type QuoteStatus = (typeof quoteStatuses)[number];
+
+/** An invoice or credit note's life: a sent one is never edited in place (credit note, or void and reissue). */
+export const invoiceStatuses = ['draft', 'sent', 'partially_paid', 'paid', 'void'] as const;
+export type InvoiceStatus = (typeof invoiceStatuses)[number];
+export const openInvoiceStatuses = ['sent', 'partially_paid'] as const satisfies readonly InvoiceStatus[];
+
+export const invoiceKinds = ['invoice', 'credit_note'] as const;
+export type InvoiceKind = (typeof invoiceKinds)[number];
+
+/** How money came in (or went back): `credit_note` applies a credit note's amount to an invoice. */
+export const paymentMethods = ['cash', 'check', 'card', 'bank_transfer', 'online_card', 'credit_note', 'other'] as const;
+export type PaymentMethod = (typeof paymentMethods)[number];
+
+export const paymentKinds = ['payment', 'refund'] as const;
+export type PaymentKind = (typeof paymentKinds)[number];
+
+/** Gapless numbering counters, one row per kind (locked by the transaction that issues a number). */
+export const documentCounterKinds = ['invoice', 'credit_note', 'quote'] as const;
+export type DocumentCounterKind = (typeof documentCounterKinds)[number];

@@ -9,7 +9,19 @@
  * everything it holds as stale, so changes missed while disconnected are refetched. Changes are
  * published with PostgreSQL NOTIFY on commit, so every server instance on the database sees them.
  */
-export const liveTopics = ['estimate_requests', 'ai_leads', 'work_orders', 'admin_notifications', 'customers', 'geocoding_batches', 'technicians'] as const;
+export const liveTopics = [
+  'estimate_requests',
+  'ai_leads',
+  'work_orders',
+  'admin_notifications',
+  'customers',
+  'geocoding_batches',
+  'technicians',
+  'price_book_items',
+  'quotes',
+  'invoices',
+  'payments',
+] as const;
 export type LiveTopic = (typeof liveTopics)[number];
 
 export const liveActions = ['insert', 'update', 'delete'] as const;

@@ -16,6 +16,11 @@ export const liveTopicQueryKeys: Record<LiveTopic, readonly QueryKey[]> = {
   geocoding_batches: [['geocoding'], ['map']],
   // Settings: a technician's name, colour or active flag shows on the calendar, lists and pickers.
   technicians: [['technicians'], ['calendar'], ['work-orders'], ['map']],
+  // Billing (issue 20): the price book screen and pickers; quotes, invoices and the A/R figures.
+  price_book_items: [['price-book']],
+  quotes: [['quotes'], ['work-orders'], ['customers'], ['dashboard']],
+  invoices: [['invoices'], ['work-orders'], ['customers'], ['dashboard']],
+  payments: [['invoices'], ['dashboard']],
 };
 
 /**

@@ -25,7 +25,14 @@ import {
   consentSources,
   consentStatuses,
   customerTypes,
+  documentCounterKinds,
+  invoiceKinds,
+  invoiceStatuses,
   messageChannels,
+  paymentKinds,
+  paymentMethods,
+  priceBookItemKinds,
+  quoteStatuses,
   messageStatuses,
   messageTypes,
   estimateServiceTypes,
@@ -970,3 +977,346 @@ export const auditLog = pgTable(
     index('audit_log_type_occurred_at_idx').on(table.entityType, table.occurredAt.desc(), table.id.desc()),
   ],
 );
+
+// Price book, quotes, invoices and payments (issue 20, decision 024-c) ----------------------------
+// Money is integer cents (bigint columns read as numbers: safe up to 2^53), quantities thousandths
+// of a unit, tax rates parts per million, percent discounts basis points (shared/money.ts).
+
+const cents = (name: string) => bigint(name, { mode: 'number' });
+
+/** What the company sells: services, labour, parts, equipment and flat-rate tasks. */
+export const priceBookItems = pgTable(
+  'price_book_items',
+  {
+    id: id(),
+    kind: text('kind').notNull(),
+    /** The company's own code ("DIAG-STD", "CAP-45-5"); unique ignoring case. */
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    category: text('category').notNull().default(''),
+    /** "each", "hour", "ft", "lb" ... */
+    unit: text('unit').notNull().default('each'),
+    priceCents: cents('price_cents').notNull(),
+    costCents: cents('cost_cents').notNull().default(0),
+    taxable: boolean('taxable').notNull().default(true),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('price_book_items_kind_check', oneOf(sql`${table.kind}`, priceBookItemKinds)),
+    check('price_book_items_price_check', sql`${table.priceCents} between -1000000000 and 1000000000`),
+    check('price_book_items_cost_check', sql`${table.costCents} between 0 and 1000000000`),
+    uniqueIndex('price_book_items_code_key').on(sql`lower(${table.code})`),
+    index('price_book_items_list_idx').on(table.active, table.category, sql`lower(${table.name})`, table.id),
+    index('price_book_items_search_trgm_idx')
+      .using('gin', sql`(lower(${table.code} || ' ' || ${table.name} || ' ' || ${table.category} || ' ' || ${table.description})) gin_trgm_ops`)
+      .with({ fastupdate: false }),
+  ],
+);
+
+/** Sales tax rates the office picks from; a taxable line carries the rate it was priced with. */
+export const taxRates = pgTable(
+  'tax_rates',
+  {
+    id: id(),
+    name: text('name').notNull(),
+    ratePpm: integer('rate_ppm').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('tax_rates_rate_check', sql`${table.ratePpm} between 0 and 1000000`),
+    uniqueIndex('tax_rates_one_default_key').on(table.isDefault).where(sql`${table.isDefault}`),
+  ],
+);
+
+/** One row: invoice terms, footer and reminder schedule (Settings -> Billing). */
+export const billingSettings = pgTable(
+  'billing_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    /** Due date = issue date + this many days (0: due on receipt). */
+    paymentTermsDays: integer('payment_terms_days').notNull().default(30),
+    /** How long a sent quote stays valid by default. */
+    quoteValidityDays: integer('quote_validity_days').notNull().default(30),
+    /** Printed at the bottom of invoices: how to pay by check or transfer. */
+    invoiceFooter: text('invoice_footer').notNull().default(''),
+    remindersEnabled: boolean('reminders_enabled').notNull().default(true),
+    /** Days after the due date on which an overdue reminder goes out, ascending. */
+    reminderDays: integer('reminder_days').array().notNull().default(sql`'{7,14,30}'::integer[]`),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('billing_settings_single_row_check', sql`${table.id} = 1`),
+    check('billing_settings_terms_check', sql`${table.paymentTermsDays} between 0 and 365`),
+    check('billing_settings_validity_check', sql`${table.quoteValidityDays} between 1 and 365`),
+  ],
+);
+
+/**
+ * Gapless numbers: the transaction that issues an invoice, credit note or quote updates its kind's
+ * row (`update ... set next_number = next_number + 1 returning`), so concurrent issuers queue on the
+ * row lock and a rolled-back transaction gives its number back. Drafts have no number.
+ */
+export const documentCounters = pgTable(
+  'document_counters',
+  {
+    kind: text('kind').primaryKey(),
+    nextNumber: bigint('next_number', { mode: 'number' }).notNull().default(1),
+  },
+  (table) => [check('document_counters_kind_check', oneOf(sql`${table.kind}`, documentCounterKinds)), check('document_counters_next_check', sql`${table.nextNumber} >= 1`)],
+);
+
+export const quotes = pgTable(
+  'quotes',
+  {
+    id: id(),
+    /** "Q-000057", given when the quote is first sent; null while a draft. */
+    quoteNumber: text('quote_number'),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'restrict' }),
+    workOrderId: uuid('work_order_id').references(() => workOrders.id, { onDelete: 'set null' }),
+    estimateRequestId: uuid('estimate_request_id').references(() => estimateRequests.id, { onDelete: 'set null' }),
+    aiLeadId: uuid('ai_lead_id').references(() => aiLeads.id, { onDelete: 'set null' }),
+    title: text('title').notNull(),
+    notes: text('notes').notNull().default(''),
+    status: text('status').notNull().default('draft'),
+    validUntil: date('valid_until'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** The option the customer approved, and how (typed name, signature image key, address, time). */
+    approvedOptionId: uuid('approved_option_id'),
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    approvedByName: text('approved_by_name'),
+    approvalSignatureKey: text('approval_signature_key'),
+    approvalIp: text('approval_ip'),
+    declinedAt: timestamp('declined_at', { withTimezone: true }),
+    /** The work order the approval created or updated. */
+    resultingWorkOrderId: uuid('resulting_work_order_id').references(() => workOrders.id, { onDelete: 'set null' }),
+    /** Bumped to revoke every link sent so far. */
+    linkVersion: integer('link_version').notNull().default(1),
+    createdById: uuid('created_by_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('quotes_status_check', oneOf(sql`${table.status}`, quoteStatuses)),
+    uniqueIndex('quotes_quote_number_key').on(table.quoteNumber),
+    index('quotes_list_order_idx').on(table.createdAt.desc(), table.id.desc()),
+    index('quotes_customer_id_idx').on(table.customerId, table.createdAt),
+    index('quotes_work_order_id_idx').on(table.workOrderId).where(sql`${table.workOrderId} is not null`),
+  ],
+);
+
+/** Good / better / best: a quote's options, each its own set of lines and totals. */
+export const quoteOptions = pgTable(
+  'quote_options',
+  {
+    id: id(),
+    quoteId: uuid('quote_id')
+      .notNull()
+      .references(() => quotes.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    subtotalCents: cents('subtotal_cents').notNull().default(0),
+    discountCents: cents('discount_cents').notNull().default(0),
+    taxCents: cents('tax_cents').notNull().default(0),
+    totalCents: cents('total_cents').notNull().default(0),
+  },
+  (table) => [uniqueIndex('quote_options_position_key').on(table.quoteId, table.position)],
+);
+
+/** The columns every document line has (quote option lines and invoice lines). */
+const documentLineColumns = () => ({
+  id: id(),
+  position: integer('position').notNull(),
+  /** Where the line came from; its code, name and price are copied, so a later price change never alters a sent document. */
+  priceBookItemId: uuid('price_book_item_id').references(() => priceBookItems.id, { onDelete: 'set null' }),
+  kind: text('kind').notNull().default('service'),
+  code: text('code').notNull().default(''),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  quantityMilli: integer('quantity_milli').notNull(),
+  unitPriceCents: cents('unit_price_cents').notNull(),
+  discountBps: integer('discount_bps').notNull().default(0),
+  discountCents: cents('discount_cents').notNull().default(0),
+  taxable: boolean('taxable').notNull().default(false),
+  taxRatePpm: integer('tax_rate_ppm').notNull().default(0),
+  /** The line's amount by shared/money.ts's rule, stored as computed when written. */
+  amountCents: cents('amount_cents').notNull(),
+});
+
+export const quoteLines = pgTable(
+  'quote_lines',
+  {
+    ...documentLineColumns(),
+    optionId: uuid('option_id')
+      .notNull()
+      .references(() => quoteOptions.id, { onDelete: 'cascade' }),
+  },
+  (table) => [
+    uniqueIndex('quote_lines_position_key').on(table.optionId, table.position),
+    check('quote_lines_kind_check', oneOf(sql`${table.kind}`, priceBookItemKinds)),
+    check('quote_lines_quantity_check', sql`${table.quantityMilli} > 0`),
+  ],
+);
+
+/**
+ * Invoices and credit notes. A draft is edited freely and has no number; issuing it (send) gives it
+ * the next gapless number and freezes it: afterwards only its status, payments and reminders
+ * change. Corrections are a credit note (kind 'credit_note', credited_invoice_id) or a void (with
+ * its reason) and a new invoice (replaces_invoice_id). The bill-to block is copied at issue.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: id(),
+    kind: text('kind').notNull().default('invoice'),
+    /** "INV-000123" / "CN-000004"; null while a draft. */
+    invoiceNumber: text('invoice_number'),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'restrict' }),
+    workOrderId: uuid('work_order_id').references(() => workOrders.id, { onDelete: 'set null' }),
+    quoteId: uuid('quote_id').references(() => quotes.id, { onDelete: 'set null' }),
+    creditedInvoiceId: uuid('credited_invoice_id').references((): AnyPgColumn => invoices.id, { onDelete: 'restrict' }),
+    replacesInvoiceId: uuid('replaces_invoice_id').references((): AnyPgColumn => invoices.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('draft'),
+    issuedOn: date('issued_on'),
+    dueOn: date('due_on'),
+    billingName: text('billing_name').notNull(),
+    billingAddressLines: text('billing_address_lines').array().notNull().default(sql`'{}'::text[]`),
+    billingEmail: text('billing_email'),
+    billingPhone: text('billing_phone'),
+    notes: text('notes').notNull().default(''),
+    subtotalCents: cents('subtotal_cents').notNull().default(0),
+    discountCents: cents('discount_cents').notNull().default(0),
+    taxCents: cents('tax_cents').notNull().default(0),
+    totalCents: cents('total_cents').notNull().default(0),
+    /** The tax per rate as computed (shared/money.ts), for the document and the PDF. */
+    taxes: jsonb('taxes').$type<{ label: string; ratePpm: number; taxableCents: number; taxCents: number }[]>().notNull().default([]),
+    /** Payments (and credit notes applied) less refunds: kept by the service in the payment's transaction. */
+    paidCents: cents('paid_cents').notNull().default(0),
+    /** total - paid: what is still owed (never stored apart from these two). */
+    balanceCents: cents('balance_cents').generatedAlwaysAs(sql`total_cents - paid_cents`),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    voidReason: text('void_reason'),
+    lastReminderAt: timestamp('last_reminder_at', { withTimezone: true }),
+    /** How many overdue reminders went out (the schedule's index of the next one). */
+    remindersSent: integer('reminders_sent').notNull().default(0),
+    /** Bumped to revoke every link sent so far. */
+    linkVersion: integer('link_version').notNull().default(1),
+    createdById: uuid('created_by_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('invoices_kind_check', oneOf(sql`${table.kind}`, invoiceKinds)),
+    check('invoices_status_check', oneOf(sql`${table.status}`, invoiceStatuses)),
+    check('invoices_number_when_issued_check', sql`(${table.status} = 'draft') = (${table.invoiceNumber} is null)`),
+    check('invoices_credit_note_check', sql`(${table.kind} = 'credit_note') = (${table.creditedInvoiceId} is not null)`),
+    check('invoices_total_check', sql`${table.totalCents} >= 0`),
+    check('invoices_void_reason_check', sql`${table.status} <> 'void' or ${table.voidReason} is not null`),
+    uniqueIndex('invoices_invoice_number_key').on(table.invoiceNumber),
+    // The Invoices screen's order, whole and per status: a page is the first 50 of one of these.
+    index('invoices_list_order_idx').on(table.createdAt.desc(), table.id.desc()),
+    index('invoices_status_list_order_idx').on(table.status, table.createdAt.desc(), table.id.desc()),
+    index('invoices_customer_id_idx').on(table.customerId, table.createdAt),
+    index('invoices_work_order_id_idx').on(table.workOrderId).where(sql`${table.workOrderId} is not null`),
+    // A/R figures and overdue reminders read only open invoices, by due date.
+    index('invoices_open_due_idx').on(table.dueOn).where(sql`${table.status} in ('sent', 'partially_paid')`),
+    index('invoices_paid_at_idx').on(table.paidAt).where(sql`${table.paidAt} is not null`),
+    index('invoices_search_trgm_idx')
+      .using('gin', sql`(lower(coalesce(${table.invoiceNumber}, '') || ' ' || ${table.billingName})) gin_trgm_ops`)
+      .with({ fastupdate: false }),
+  ],
+);
+
+export const invoiceLines = pgTable(
+  'invoice_lines',
+  {
+    ...documentLineColumns(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+  },
+  (table) => [
+    uniqueIndex('invoice_lines_position_key').on(table.invoiceId, table.position),
+    check('invoice_lines_kind_check', oneOf(sql`${table.kind}`, priceBookItemKinds)),
+    check('invoice_lines_quantity_check', sql`${table.quantityMilli} > 0`),
+  ],
+);
+
+/**
+ * Money received against an invoice (kind 'payment') or given back (kind 'refund', refund_of the
+ * payment). amount_cents is always positive; the invoice's paid_cents = payments - refunds.
+ * Never updated or deleted: a mistake is corrected by a refund entry.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: id(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'restrict' }),
+    kind: text('kind').notNull().default('payment'),
+    method: text('method').notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    receivedOn: date('received_on').notNull(),
+    /** Check number, transfer reference, card's last four ... */
+    reference: text('reference').notNull().default(''),
+    note: text('note').notNull().default(''),
+    refundOfPaymentId: uuid('refund_of_payment_id').references((): AnyPgColumn => payments.id, { onDelete: 'restrict' }),
+    /** A credit note applied to this invoice (method 'credit_note'). */
+    creditNoteId: uuid('credit_note_id').references(() => invoices.id, { onDelete: 'restrict' }),
+    /** Online payments: the provider's payment (e.g. Stripe payment intent): one payment each. */
+    providerPaymentId: text('provider_payment_id'),
+    /** A client's retry (the technician app offline) records one payment, not two. */
+    idempotencyKey: text('idempotency_key'),
+    recordedById: uuid('recorded_by_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+    recordedByName: text('recorded_by_name').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('payments_kind_check', oneOf(sql`${table.kind}`, paymentKinds)),
+    check('payments_method_check', oneOf(sql`${table.method}`, paymentMethods)),
+    check('payments_amount_check', sql`${table.amountCents} > 0`),
+    check('payments_refund_check', sql`(${table.kind} = 'refund') = (${table.refundOfPaymentId} is not null)`),
+    index('payments_invoice_id_idx').on(table.invoiceId, table.createdAt),
+    index('payments_received_on_idx').on(table.receivedOn, table.id),
+    uniqueIndex('payments_provider_payment_key').on(table.kind, table.providerPaymentId).where(sql`${table.providerPaymentId} is not null`),
+    uniqueIndex('payments_idempotency_key').on(table.idempotencyKey).where(sql`${table.idempotencyKey} is not null`),
+  ],
+);
+
+/** Card checkouts started from an invoice's link (the provider's session), for the webhook to find its invoice. */
+export const paymentCheckouts = pgTable(
+  'payment_checkouts',
+  {
+    sessionId: text('session_id').primaryKey(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    amountCents: cents('amount_cents').notNull(),
+    status: text('status').notNull().default('open'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [index('payment_checkouts_invoice_id_idx').on(table.invoiceId, table.createdAt)],
+);
+
+/** Each payment-provider webhook event handled once, by its id (repeats and out-of-order events are answered 200 and skipped). */
+export const paymentEvents = pgTable('payment_events', {
+  eventId: text('event_id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  /** What handling it did ("recorded payment ...", "ignored: unknown session"). */
+  outcome: text('outcome').notNull(),
+});
