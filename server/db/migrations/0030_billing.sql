@@ -18,6 +18,17 @@ CREATE TABLE "document_counters" (
 	CONSTRAINT "document_counters_next_check" CHECK ("document_counters"."next_number" >= 1)
 );
 --> statement-breakpoint
+CREATE TABLE "document_links" (
+	"token_hash" text PRIMARY KEY NOT NULL,
+	"document_type" text NOT NULL,
+	"document_id" uuid NOT NULL,
+	"link_version" integer NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_opened_at" timestamp with time zone,
+	CONSTRAINT "document_links_type_check" CHECK ("document_links"."document_type" in ('quote', 'invoice'))
+);
+--> statement-breakpoint
 CREATE TABLE "invoice_lines" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"position" integer NOT NULL,
@@ -228,6 +239,8 @@ ALTER TABLE "quotes" ADD CONSTRAINT "quotes_estimate_request_id_estimate_request
 ALTER TABLE "quotes" ADD CONSTRAINT "quotes_ai_lead_id_ai_leads_id_fk" FOREIGN KEY ("ai_lead_id") REFERENCES "public"."ai_leads"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "quotes" ADD CONSTRAINT "quotes_resulting_work_order_id_work_orders_id_fk" FOREIGN KEY ("resulting_work_order_id") REFERENCES "public"."work_orders"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "quotes" ADD CONSTRAINT "quotes_created_by_id_staff_users_id_fk" FOREIGN KEY ("created_by_id") REFERENCES "public"."staff_users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "document_links_document_idx" ON "document_links" USING btree ("document_type","document_id");--> statement-breakpoint
+CREATE INDEX "document_links_expires_at_idx" ON "document_links" USING btree ("expires_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "invoice_lines_position_key" ON "invoice_lines" USING btree ("invoice_id","position");--> statement-breakpoint
 CREATE UNIQUE INDEX "invoices_invoice_number_key" ON "invoices" USING btree ("invoice_number");--> statement-breakpoint
 CREATE INDEX "invoices_list_order_idx" ON "invoices" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint

@@ -1320,3 +1320,27 @@ export const paymentEvents = pgTable('payment_events', {
   /** What handling it did ("recorded payment ...", "ignored: unknown session"). */
   outcome: text('outcome').notNull(),
 });
+
+/**
+ * Links customers open without an account (a quote to approve, an invoice to see and pay): the
+ * link carries 32 random bytes; only their SHA-256 is stored, so neither the database nor a backup
+ * can rebuild a link. Each expires, and is refused once its document's link_version moved on.
+ */
+export const documentLinks = pgTable(
+  'document_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    /** 'quote' or 'invoice'. */
+    documentType: text('document_type').notNull(),
+    documentId: uuid('document_id').notNull(),
+    linkVersion: integer('link_version').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }),
+  },
+  (table) => [
+    check('document_links_type_check', sql`${table.documentType} in ('quote', 'invoice')`),
+    index('document_links_document_idx').on(table.documentType, table.documentId),
+    index('document_links_expires_at_idx').on(table.expiresAt),
+  ],
+);
