@@ -224,6 +224,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     log: app.log,
     now,
     changes: changeFeed,
+    createDocumentLink: (executor, link) => documentLinks.create(executor, link),
   });
   app.addHook('onClose', () => messagingRunner.stop());
   await app.register(messagingRoutes, {
