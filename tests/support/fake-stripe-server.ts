@@ -471,9 +471,10 @@ ${body}
         const first = idempotency.get(idempotencyKey);
         if (first) {
           if (first.path !== path || first.body !== body) {
-            return invalidRequest(
-              `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
-            );
+            return stripeError(400, {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+            });
           }
           return { ...first.answer, headers: { ...first.answer.headers, 'idempotent-replayed': 'true', 'idempotency-key': idempotencyKey } };
         }
@@ -489,7 +490,7 @@ ${body}
     const one = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path);
     if (one) {
       const session = sessions.get(decodeURIComponent(one[1]!));
-      if (!session) return invalidRequest(`No such checkout.session: '${one[1]}'`, 'resource_missing', 'session');
+      if (!session) return stripeError(404, { type: 'invalid_request_error', message: `No such checkout.session: '${one[1]}'`, code: 'resource_missing', param: 'session' });
       if (hangAfter) return 'hang';
       if (!one[2] && request.method === 'GET') return { status: 200, json: session, headers: { 'request-id': stripeId('req') } };
       if (one[2] && request.method === 'POST') {

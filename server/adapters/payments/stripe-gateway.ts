@@ -58,8 +58,9 @@ const eventSchema = z.object({
   created: z.number().int(),
   livemode: z.boolean(),
   api_version: z.string().nullish(),
-  data: z.object({ object: z.record(z.string(), z.unknown()), previous_attributes: z.record(z.string(), z.unknown()).optional() }),
-});
+  data: z.object({ object: z.record(z.string(), z.unknown()), previous_attributes: z.record(z.string(), z.unknown()).optional() }).loose(),
+  // Stripe's other fields (pending_webhooks, request, ...) are kept: the event is stored as received.
+}).loose();
 
 const stripeErrorSchema = z.object({
   error: z.object({ type: z.string().optional(), code: z.string().optional(), message: z.string().optional(), param: z.string().optional() }).loose(),
