@@ -480,3 +480,33 @@ describe("reading Stripe's events", () => {
     expect(() => interpretStripeEvent({ ...receiver.received[0]!, type: 'charge.refunded' })).toThrow();
   });
 });
+
+describe("the fake's controls", () => {
+  it('after-redirect: the customer is sent back before the webhooks, which idle() waits for', async () => {
+    fake.setWebhookMode('after-redirect');
+    const session = await gateway.createCheckout(checkoutRequest());
+    const landing = await fake.pay(session.sessionId);
+    expect(landing).toBe(`https://www.example.com/invoice/tok123?paid=${session.sessionId}`);
+    await fake.idle();
+    expect(receiver.received.map((event) => event.type)).toEqual(['checkout.session.completed', 'payment_intent.succeeded']);
+  });
+
+  it('over HTTP, for a fake in another process: list events, deliver one badly then properly, switch mode', async () => {
+    const control = (path: string, body?: unknown) =>
+      fetch(`${fake.url}/_fake/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(await (await control('mode', { mode: 'manual' })).json()).toEqual({ mode: 'manual' });
+    const session = await gateway.createCheckout(checkoutRequest());
+    await fake.pay(session.sessionId);
+    const listed = (await (await control('events')).json()) as Array<{ id: string; type: string; delivered: boolean; data: { object: { id: string } } }>;
+    const completed = listed.find((event) => event.type === 'checkout.session.completed' && event.data.object.id === session.sessionId)!;
+    expect(completed.delivered).toBe(false);
+
+    const refused = (await (await control(`events/${completed.id}/deliver`, { signature: 'wrong-secret' })).json()) as { status: number };
+    expect(refused.status).toBe(400);
+    const accepted = (await (await control(`events/${completed.id}/deliver`, {})).json()) as { status: number };
+    expect(accepted.status).toBe(200);
+    expect(receiver.refusals).toEqual(['signature_mismatch']);
+    expect(receiver.received.map((event) => event.id)).toEqual([completed.id]);
+    expect((await control('nothing-here')).status).toBe(404);
+  });
+});

@@ -149,7 +149,18 @@ function nestedMap(form: Map<string, string>, prefix: string): Record<string, st
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-export async function startFakeStripeServer(options: { secretKey?: string; webhookSecret?: string; webhookMode?: WebhookMode } = {}) {
+/**
+ * Fixed test-mode keys for a fake run as its own process (fake-stripe-main.ts), so a browser
+ * journey's server can be started with them. They open nothing but the fake.
+ */
+export const fakeStripeFixedKeys = {
+  secretKey: 'sk_test_FakeStripeForBrowserJourneys0000',
+  webhookSecret: 'whsec_FakeStripeForBrowserJourneys0000',
+} as const;
+
+export async function startFakeStripeServer(
+  options: { secretKey?: string; webhookSecret?: string; webhookMode?: WebhookMode; webhookTarget?: string; port?: number } = {},
+) {
   const secretKey = options.secretKey ?? `sk_test_${randomBytes(24).toString('hex')}`;
   const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '')}`;
   const sessions = new Map<string, StripeObject>();
@@ -163,7 +174,7 @@ export async function startFakeStripeServer(options: { secretKey?: string; webho
   const pending: Array<FakeStripeFailure | 'hang' | 'hang-after-processing'> = [];
   const internal = new Map<string, { lineItems: StripeObject[]; paymentIntentMetadata: Record<string, string> }>();
   const state: { target: string | WebhookHandler | null; mode: WebhookMode; apiVersion: string } = {
-    target: null,
+    target: options.webhookTarget ?? null,
     mode: options.webhookMode ?? 'before-redirect',
     apiVersion: defaultApiVersion,
   };
@@ -443,6 +454,7 @@ ${body}
     const [path = '', query = ''] = request.url.split('?');
     const pay = /^\/pay\/(cs_test_[A-Za-z0-9]+)$/.exec(path);
     if (pay) return hosted(request, pay[1]!);
+    if (path.startsWith('/_fake/')) return control(request, path);
     if (!path.startsWith('/v1/')) return { status: 404, text: 'Not found' };
     const refused = authorized(request);
     if (refused) return refused;
@@ -527,7 +539,49 @@ ${body}
     return { status: 303, text: '', headers: { location: successUrl } };
   }
 
-  const server = await startFakeHttpServer(answer);
+  /**
+   * The test controls over HTTP, for a browser journey whose fake runs in another process (no key:
+   * it listens on 127.0.0.1 only, in tests): GET /_fake/health, GET /_fake/events (each with
+   * `delivered`), GET /_fake/deliveries, POST /_fake/events/:id/deliver (JSON body: DeliverOptions),
+   * POST /_fake/mode ({ mode }), POST /_fake/refund ({ paymentIntentId, amountCents? }).
+   */
+  async function control(request: RecordedRequest, path: string): Promise<FakeAnswer> {
+    const body = (request.body !== null && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+    try {
+      if (request.method === 'GET' && path === '/_fake/health') return { status: 200, json: { ok: true } };
+      if (request.method === 'GET' && path === '/_fake/events') return { status: 200, json: events.map((event) => ({ ...event, delivered: deliveredIds.has(event.id) })) };
+      if (request.method === 'GET' && path === '/_fake/deliveries') return { status: 200, json: deliveries };
+      const deliverPath = /^\/_fake\/events\/(evt_[A-Za-z0-9]+)\/deliver$/.exec(path);
+      if (request.method === 'POST' && deliverPath) return { status: 200, json: await deliver(deliverPath[1]!, body as DeliverOptions) };
+      if (request.method === 'POST' && path === '/_fake/mode' && ['before-redirect', 'after-redirect', 'manual'].includes(String(body.mode))) {
+        state.mode = body.mode as WebhookMode;
+        return { status: 200, json: { mode: state.mode } };
+      }
+      if (request.method === 'POST' && path === '/_fake/refund') {
+        return { status: 200, json: await refund(String(body.paymentIntentId), typeof body.amountCents === 'number' ? body.amountCents : undefined) };
+      }
+    } catch (error) {
+      return { status: 400, json: { error: String(error) } };
+    }
+    return { status: 404, json: { error: 'Unknown control' } };
+  }
+
+  /** Refunds part or all of a payment (as from Stripe's dashboard): charge.refunded with the cumulative amount_refunded. */
+  async function refund(paymentIntentId: string, amountCents?: number): Promise<FakeStripeEvent> {
+    const paymentIntent = paymentIntents.get(paymentIntentId);
+    const charge = paymentIntent ? charges.get(String(paymentIntent.latest_charge)) : undefined;
+    if (!charge) throw new Error(`No charge for ${paymentIntentId}`);
+    const remaining = Number(charge.amount) - Number(charge.amount_refunded);
+    const amount = amountCents ?? remaining;
+    if (amount <= 0 || amount > remaining) throw new Error(`Cannot refund ${amount} of ${remaining}`);
+    charge.amount_refunded = Number(charge.amount_refunded) + amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    const event = createEvent('charge.refunded', charge);
+    await announce([event]);
+    return event;
+  }
+
+  const server = await startFakeHttpServer(answer, { port: options.port });
   baseUrl = server.url;
 
   function sessionOf(id: string): StripeObject {
@@ -614,20 +668,7 @@ ${body}
       session.payment_status = 'paid';
       await announce([createEvent('checkout.session.async_payment_succeeded', session), createEvent('payment_intent.succeeded', paymentIntent)]);
     },
-    /** Refunds part or all of a payment (as from Stripe's dashboard): charge.refunded with the cumulative amount_refunded. */
-    async refund(paymentIntentId: string, amountCents?: number): Promise<FakeStripeEvent> {
-      const paymentIntent = paymentIntents.get(paymentIntentId);
-      const charge = paymentIntent ? charges.get(String(paymentIntent.latest_charge)) : undefined;
-      if (!charge) throw new Error(`No charge for ${paymentIntentId}`);
-      const remaining = Number(charge.amount) - Number(charge.amount_refunded);
-      const amount = amountCents ?? remaining;
-      if (amount <= 0 || amount > remaining) throw new Error(`Cannot refund ${amount} of ${remaining}`);
-      charge.amount_refunded = Number(charge.amount_refunded) + amount;
-      charge.refunded = charge.amount_refunded === charge.amount;
-      const event = createEvent('charge.refunded', charge);
-      await announce([event]);
-      return event;
-    },
+    refund,
     /** The next `count` API requests that pass the key check fail this way. */
     failNext(count: number, failure: FakeStripeFailure) {
       for (let index = 0; index < count; index += 1) pending.push(failure);
