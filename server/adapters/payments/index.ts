@@ -7,25 +7,27 @@
  *    to the invoices service. It is `null` when STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET are
  *    unset: the invoice page shows no "Pay online" button and says how to pay instead, and the
  *    webhook route answers 404.
- * 2. "Pay online" on the customer's invoice page (signed link): the service calls
+ * 2. "Pay online" on the customer's invoice page (its document link): the service calls
  *    `createCheckout({ invoiceId, invoiceNumber, amountCents: balance, currency: 'usd',
  *    customerEmail, successUrl: <invoice link>?paid={CHECKOUT_SESSION_ID}, cancelUrl: <invoice link>,
- *    idempotencyKey })` and redirects (303) to `session.url`. Keep the open session's id on the
- *    invoice; reuse it while `retrieveCheckout` says `open` with the same amount, `expireCheckout`
- *    it when the invoice is voided or its balance changes. A PaymentGatewayError is shown to the
- *    customer as "Online payment is unavailable right now" (logged with its message).
+ *    idempotencyKey: `checkout:${invoiceId}:${n}` })` (n: the invoice's payment_checkouts rows),
+ *    keeps the session in `payment_checkouts` and redirects (303) to `session.url`. It reuses an
+ *    open session of the same amount (`retrieveCheckout`), `expireCheckout`s one when the invoice
+ *    is voided or its balance changes. A PaymentGatewayError is shown to the customer as "Online
+ *    payment is unavailable right now" (logged with its message).
  * 3. Back on the success URL: `retrieveCheckout(sessionId)` (check its `invoiceId` is this invoice)
  *    tells "paid" or "processing"; recording the payment is the webhook's job (it may also record
  *    it from here, idempotently by payment intent: the same rule as below).
- * 4. `POST /api/public/payments/stripe/webhook`: the route needs the RAW body (a Buffer: add a
+ * 4. `POST /api/public/payments/stripe/webhook`: the route needs the RAW body (a Buffer: a
  *    content-type parser for application/json with `parseAs: 'buffer'` in the route's own plugin
  *    scope), calls `verifyWebhook(rawBody, request.headers['stripe-signature'])` (a
  *    WebhookSignatureError is 400), then `interpretStripeEvent(event)`, then, in ONE transaction:
- *    insert into `payment_events` (Stripe event id, primary key) ON CONFLICT DO NOTHING (a repeat:
- *    answer 200 at once); record the fact (one payment per payment intent id; refunds as the
- *    charge's cumulative `amount_refunded`, keeping the largest; a refund for a payment not yet
- *    recorded waits in `payment_events` and is applied when the payment is recorded). Answer 2xx
- *    quickly; a 5xx makes Stripe retry for up to three days.
+ *    insert into `payment_events` ON CONFLICT (event_id) DO NOTHING (a repeat: answer 200 at once);
+ *    a payment: one `payments` row per payment intent (`provider_payment_id`, on conflict do
+ *    nothing); a refund: the charge's cumulative `amount_refunded` (lock the payment, record only
+ *    the increase, `provider_payment_id` = `<charge>:<total>`); a refund before its payment records
+ *    the payment first from the charge. Decision 024-e has the whole rule. Answer 2xx quickly; a
+ *    5xx makes Stripe retry for up to three days.
  *
  * Tests: tests/support/fake-stripe-server.ts is a local Stripe (API, hosted page, signed webhooks).
  */
