@@ -481,6 +481,42 @@ describe("reading Stripe's events", () => {
   });
 });
 
+describe('reading events rendered at another API version', () => {
+  const base = { object: 'event' as const, created: 1_800_000_000, livemode: false, api_version: '2024-06-20' };
+
+  it('takes an expanded payment intent as its id, and reads a refund without a payment intent', () => {
+    const session = {
+      id: 'cs_test_a1expanded',
+      object: 'checkout.session',
+      payment_status: 'paid',
+      amount_total: 4_500,
+      currency: 'usd',
+      payment_intent: { id: 'pi_expanded', object: 'payment_intent', amount: 4_500 },
+      client_reference_id: 'invoice-from-reference',
+      metadata: {},
+      some_future_field: { nested: true },
+    };
+    expect(interpretStripeEvent({ ...base, id: 'evt_1', type: 'checkout.session.completed', data: { object: session } })).toEqual({
+      kind: 'payment_succeeded',
+      invoiceId: 'invoice-from-reference',
+      paymentIntentId: 'pi_expanded',
+      sessionId: 'cs_test_a1expanded',
+      amountCents: 4_500,
+      currency: 'usd',
+    });
+    const charge = { id: 'ch_1', object: 'charge', amount: 4_500, amount_refunded: 4_500, currency: 'usd', payment_intent: null, metadata: {} };
+    expect(interpretStripeEvent({ ...base, id: 'evt_2', type: 'charge.refunded', data: { object: charge } })).toEqual({
+      kind: 'refund_updated',
+      invoiceId: null,
+      paymentIntentId: null,
+      chargeId: 'ch_1',
+      refundedTotalCents: 4_500,
+      chargeAmountCents: 4_500,
+      currency: 'usd',
+    });
+  });
+});
+
 describe("the fake's controls", () => {
   it('after-redirect: the customer is sent back before the webhooks, which idle() waits for', async () => {
     fake.setWebhookMode('after-redirect');
