@@ -76,6 +76,15 @@ function font(doc: Pdf, name: FontName, size: number, fill: string): Pdf {
   return doc.font(name).fontSize(size).fillColor(fill);
 }
 
+/**
+ * A figure is never wrapped or cut: one wider than its column (-$100,000,000.00 is the largest the
+ * money rule allows) is set smaller until it fits, on the same baseline.
+ */
+function fitToWidth(doc: Pdf, value: string, width: number, size: number): void {
+  const natural = doc.fontSize(size).widthOfString(value);
+  if (natural > width) doc.fontSize(Math.floor((size * width * 10) / natural) / 10);
+}
+
 /** Writes one block of text at (x, y) within `width`; returns its height. */
 function block(doc: Pdf, value: string, x: number, y: number, options: PDFKit.Mixins.TextOptions): number {
   if (value === '') return 0;
@@ -219,9 +228,11 @@ function drawRow(doc: Pdf, row: RowText, top: number, measured: { height: number
   }
   for (const [key, value] of row.numbers) {
     if (!value) continue;
-    font(doc, key === 'amount' ? 'semibold' : 'regular', 9, key === 'amount' ? colour.ink : colour.text);
     const column = columns[key];
-    doc.text(value, column.x + 2, y, { width: column.width - 2 - cellPadding, align: 'right', lineBreak: false });
+    const width = column.width - 2 - cellPadding;
+    font(doc, key === 'amount' ? 'semibold' : 'regular', 9, key === 'amount' ? colour.ink : colour.text);
+    fitToWidth(doc, value, width, 9);
+    doc.text(value, column.x + 2, y, { width, align: 'right', lineBreak: false });
   }
   doc
     .moveTo(left, top + measured.height)
@@ -301,6 +312,7 @@ function drawTotals(writer: Writer, content: BillingDocumentContent, top: number
     font(doc, style.font, style.size, style.labelFill);
     doc.text(row.label, x + 8, textY, { width: totalsWidth - totalsValueWidth - 16 });
     font(doc, style.font, style.size, style.fill);
+    fitToWidth(doc, row.value, totalsValueWidth, style.size);
     doc.text(row.value, right - totalsValueWidth - 8, textY, { width: totalsValueWidth, align: 'right', lineBreak: false });
     y += height;
   });
