@@ -142,6 +142,18 @@ describe('billing PDF: a credit note and a quote', () => {
   });
 });
 
+describe('billing PDF: the fonts\' shaping memo', () => {
+  it('lays a document out the same when its words were shaped for earlier documents', async () => {
+    const layout = async (document: BillingDocument) =>
+      (await extractPdfText(await renderBillingPdf(document))).pages.map((page) => page.items.map((item) => `${item.text}@${item.x.toFixed(2)},${item.y.toFixed(2)}`));
+    const invoice = sampleInvoice(12);
+    const first = await layout(invoice);
+    await renderBillingPdf(sampleQuote());
+    await renderBillingPdf(sampleInvoice(40));
+    expect(await layout(invoice)).toEqual(first);
+  });
+});
+
 describe('billing PDF: the largest figures', () => {
   it('prints the largest amount the money rule allows whole, on one baseline in its column', async () => {
     // 10 units at $10,000,000.00 less 100 % is -$100,000,000.00 of discount: the widest figures.

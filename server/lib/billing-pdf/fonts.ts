@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { Font } from 'fontkit';
+import type { Font, GlyphRun } from 'fontkit';
 
 // The fonts the billing PDF embeds: Inter (SIL Open Font License 1.1), the static TTF instances
 // that the npm package @expo-google-fonts/inter ships, so `npm ci` installs them (decision 024-d).
@@ -33,10 +33,49 @@ async function load(): Promise<BillingFonts> {
     readFile(require.resolve(files.semibold)),
     readFile(require.resolve(files.bold)),
   ]);
-  const fonts = { regular: fontkit.create(regular), semibold: fontkit.create(semibold), bold: fontkit.create(bold) };
-  const sets = Object.values(fonts).map((font) => new Set(font.characterSet));
+  const parsed = { regular: fontkit.create(regular), semibold: fontkit.create(semibold), bold: fontkit.create(bold) };
+  const sets = Object.values(parsed).map((font) => new Set(font.characterSet));
+  const fonts = { regular: withLayoutMemo(parsed.regular), semibold: withLayoutMemo(parsed.semibold), bold: withLayoutMemo(parsed.bold) };
   const covered = new Set([...sets[0]!].filter((codePoint) => sets.every((set) => set.has(codePoint))));
   return { fonts, covered };
+}
+
+/** Words whose shaping a font keeps between documents; past this the memo starts again (bounded memory). */
+export const layoutMemoSize = 20_000;
+
+/**
+ * The font with a memo of its shaping results across documents. Shaping a word with Inter's
+ * OpenType features (contextual alternates, kerning) costs a few hundred microseconds and was most
+ * of a PDF's time; pdfkit keeps a memo per document only, while the words of invoices repeat (the
+ * letterhead, labels, price-book names, dates). Same result as shaping again: a layout depends on
+ * the text and the font alone. pdfkit scales the positions it gets in place, so each caller gets a
+ * copy; the glyphs are shared (pdfkit only reads them).
+ */
+function withLayoutMemo(font: Font): Font {
+  const memo = new Map<string, GlyphRun>();
+  const layout = font.layout.bind(font);
+  const memoised: Font = Object.create(font);
+  memoised.layout = (text: string, features?: unknown): GlyphRun => {
+    if (features !== undefined) return layout(text, features);
+    let run = memo.get(text);
+    if (!run) {
+      if (memo.size >= layoutMemoSize) memo.clear();
+      run = layout(text);
+      memo.set(text, run);
+    }
+    return copyRun(run);
+  };
+  return memoised;
+}
+
+function copyRun(run: GlyphRun): GlyphRun {
+  return {
+    glyphs: run.glyphs.slice(),
+    positions: run.positions.map((position) => ({ xAdvance: position.xAdvance, yAdvance: position.yAdvance, xOffset: position.xOffset, yOffset: position.yOffset })),
+    get advanceWidth() {
+      return this.positions.reduce((sum, position) => sum + position.xAdvance, 0);
+    },
+  };
 }
 
 export function loadBillingFonts(): Promise<BillingFonts> {
