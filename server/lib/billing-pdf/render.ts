@@ -253,7 +253,8 @@ function continuationPage(writer: Writer, content: BillingDocumentContent): numb
   return page.margin + 24;
 }
 
-function drawLines(writer: Writer, content: BillingDocumentContent, top: number): number {
+/** `totalsHeight`: the last line moves to the next page with the totals rather than leave them alone there. */
+function drawLines(writer: Writer, content: BillingDocumentContent, top: number, totalsHeight: number): number {
   const { doc } = writer;
   let y = drawTableHeader(writer, content, top);
   if (content.lines.length === 0) {
@@ -261,10 +262,17 @@ function drawLines(writer: Writer, content: BillingDocumentContent, top: number)
     doc.text(writer.text('No lines.'), columns.item.x + cellPadding, y + rowPadding, { width: itemWidth });
     return y + 2 * rowPadding + 11;
   }
-  for (const line of content.lines) {
+  let rowsOnPage = 0;
+  for (const [index, line] of content.lines.entries()) {
     const row = rowText(writer, line);
     const measured = measureRow(doc, row);
-    if (y + measured.height > contentBottom) y = drawTableHeader(writer, content, continuationPage(writer, content));
+    const last = index === content.lines.length - 1;
+    const needed = measured.height + (last && rowsOnPage > 0 && totalsHeight + measured.height + headerRowHeight < maxRowHeight ? totalsHeight : 0);
+    if (y + needed > contentBottom) {
+      y = drawTableHeader(writer, content, continuationPage(writer, content));
+      rowsOnPage = 0;
+    }
+    rowsOnPage += 1;
     drawRow(doc, row, y, measured);
     y += measured.height;
   }
@@ -294,13 +302,20 @@ function measureTotal(doc: Pdf, label: string, kind: BillingContentTotal['kind']
   return height + (kind === 'total' || kind === 'balance' ? 16 : 8);
 }
 
+const totalsGap = 12;
+
+function totalsRows(writer: Writer, content: BillingDocumentContent): { rows: BillingContentTotal[]; heights: number[]; height: number } {
+  const rows = content.totals.map((row) => ({ ...row, label: writer.text(row.label), value: writer.text(row.value) }));
+  const heights = rows.map((row) => measureTotal(writer.doc, row.label, row.kind));
+  return { rows, heights, height: totalsGap + heights.reduce((sum, height) => sum + height, 0) };
+}
+
 /** Subtotal, taxes, total, payments and the balance, right-aligned and kept together on one page. */
 function drawTotals(writer: Writer, content: BillingDocumentContent, top: number): number {
-  const { doc, text } = writer;
-  const rows = content.totals.map((row) => ({ ...row, label: text(row.label), value: text(row.value) }));
-  const heights = rows.map((row) => measureTotal(doc, row.label, row.kind));
-  let y = top + 12;
-  if (y + heights.reduce((sum, height) => sum + height, 0) > contentBottom) y = continuationPage(writer, content);
+  const { doc } = writer;
+  const { rows, heights, height } = totalsRows(writer, content);
+  let y = top + totalsGap;
+  if (top + height > contentBottom) y = continuationPage(writer, content);
   const x = right - totalsWidth;
   rows.forEach((row, index) => {
     const height = heights[index]!;
@@ -395,7 +410,7 @@ export async function renderBillingPdf(document: BillingDocument): Promise<Buffe
   };
   const headerBottom = drawHeader(writer, content);
   const partiesBottom = drawParties(writer, content, headerBottom + 18);
-  const linesBottom = drawLines(writer, content, partiesBottom + 22);
+  const linesBottom = drawLines(writer, content, partiesBottom + 22, totalsRows(writer, content).height);
   const totalsBottom = drawTotals(writer, content, linesBottom);
   drawClosing(writer, content, totalsBottom);
   drawPageFooters(writer, content);
