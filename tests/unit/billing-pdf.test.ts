@@ -105,7 +105,7 @@ describe('billing PDF: an invoice', () => {
   });
 
   it('right-aligns the amounts in one column and lists the lines in order', async () => {
-    const invoice = sampleInvoice();
+    const invoice = sampleInvoice(6);
     const read = await extractPdfText(await renderBillingPdf(invoice));
     const items = read.pages[0]!.items;
     const nameTops: number[] = [];

@@ -337,18 +337,22 @@ function drawTotals(writer: Writer, content: BillingDocumentContent, top: number
 /** Notes and the payment terms: full width, flowing onto further pages when long. */
 function drawClosing(writer: Writer, content: BillingDocumentContent, top: number): void {
   const { doc } = writer;
-  let y = top + 24;
+  let y = top + 20;
   const sections: [string, string][] = [];
   if (content.notes) sections.push(['Notes', content.notes]);
   if (content.footer) sections.push([content.title === 'Quote' ? 'Terms' : 'Payment terms', content.footer]);
   for (const [label, body] of sections) {
-    if (y + 40 > contentBottom) y = continuationPage(writer, content);
+    const printed = writer.paragraph(body);
+    font(doc, 'regular', 9, colour.text);
+    // The heading and at least two lines of the text stay together; the rest may flow on.
+    const firstLines = Math.min(doc.heightOfString(printed, { width: contentWidth, lineGap: 1.5 }), 2 * doc.currentLineHeight(true) + 3);
+    if (y + 13 + firstLines > contentBottom) y = continuationPage(writer, content);
     font(doc, 'semibold', 7.5, colour.muted);
     doc.text(writer.text(label.toUpperCase()), left, y, { width: contentWidth, characterSpacing: 0.6 });
     font(doc, 'regular', 9, colour.text);
     // pdfkit moves on to a new page by itself when the text reaches the bottom margin.
-    doc.text(writer.paragraph(body), left, doc.y + 3, { width: contentWidth, lineGap: 1.5 });
-    y = doc.y + 16;
+    doc.text(printed, left, doc.y + 3, { width: contentWidth, lineGap: 1.5 });
+    y = doc.y + 14;
   }
 }
 
