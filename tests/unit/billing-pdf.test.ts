@@ -51,6 +51,27 @@ function documentStrings(document: BillingDocument): string[] {
   ];
 }
 
+describe('billing document content (the strings the PDF and the web page print)', () => {
+  it('formats calendar dates without a time zone shifting the day', () => {
+    expect(formatDocumentDate('2026-11-27')).toBe('Nov 27, 2026');
+    expect(formatDocumentDate('2027-01-01')).toBe('Jan 1, 2027');
+    expect(formatDocumentDate('not a date')).toBe('not a date');
+  });
+
+  it('labels an overpaid invoice as a credit and leaves out what a document lacks', () => {
+    const overpaid = billingDocument('invoice', fixtureLines(1), { payments: [{ receivedOn: '2026-11-28', label: 'Card', amountCents: 10_000 }] });
+    const content = billingDocumentContent(overpaid);
+    expect(content.totals.at(-1)).toEqual({ kind: 'balance', label: 'Credit due to you', value: '$11.00' });
+    expect(content.totals.map((row) => row.label)).toEqual(['Subtotal', 'Total', 'Paid Nov 28, 2026 · Card', 'Credit due to you']);
+    expect(content.dates).toEqual([]);
+    expect(content.serviceAddress).toBeUndefined();
+    expect(content.lines[0]!.discount).toBe('');
+    const quote = billingDocumentContent(sampleQuote());
+    expect(quote.totals.map((row) => row.kind)).not.toContain('balance');
+    expect(quote.dates.map((date) => date.label)).toEqual(['Date', 'Valid until']);
+  });
+});
+
 describe('billing PDF: an invoice', () => {
   it('prints every line, tax, total, payment, the balance, the number and the dates', async () => {
     const invoice = sampleInvoice();
