@@ -4,6 +4,7 @@ import { withTransaction, type Database } from '#server/db/client.ts';
 import { customerPhotos, customerSearch, customers, equipment, workOrders } from '#server/db/schema/index.ts';
 import { cappedTotal, countCap } from '#server/db/count-cap.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
+import { contactEmail, contactPhoneDigits, type Contact } from './contact-match.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type CustomerPhotoRow = Pick<typeof customerPhotos.$inferSelect, 'id' | 'customerId' | 'objectKey' | 'contentType' | 'width' | 'height' | 'workOrderId' | 'createdAt'>;
@@ -213,13 +214,14 @@ export function createCustomerRepository(db: Database) {
      * two wins: one `or` over both let the planner walk every customer in creation order instead
      * (decision 020-c).
      */
-    async findByContact(contact: { phone: string; email: string | null }): Promise<CustomerListRow | undefined> {
-      const digits = contact.phone.replace(/\D/g, '').slice(-10);
+    async findByContact(contact: Contact): Promise<CustomerListRow | undefined> {
+      const digits = contactPhoneDigits(contact.phone);
+      const email = contactEmail(contact.email);
       const oldest = (condition: SQL) =>
         db.select({ id: customers.id }).from(customers).where(condition).orderBy(asc(customers.createdAt), asc(customers.id)).limit(1);
       const byPhone = oldest(sql`${customerPhoneDigits} = ${digits}`);
-      const candidates = contact.email
-        ? sql`(${byPhone}) union all (${oldest(sql`lower(${customers.email}) = ${contact.email.toLowerCase()}`)})`
+      const candidates = email
+        ? sql`(${byPhone}) union all (${oldest(sql`lower(${customers.email}) = ${email}`)})`
         : sql`${byPhone}`;
       const rows = await db
         .select(listColumns)
