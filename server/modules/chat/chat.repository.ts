@@ -32,9 +32,9 @@ export function createChatRepository(db: Database, customerRepository: Repositor
       ]);
     },
 
-    async findCustomerByContact(executor: Database, contact: { phone: string; email: string | null }) {
-      const row = await customerRepository(executor).findByContact(contact);
-      return row && { id: row.id, name: row.name };
+    /** For each contact, in order, the oldest stored customer with its phone or e-mail (decision 018-a), or null. */
+    async findCustomerIdsByContacts(executor: Database, contacts: { phone: string; email: string | null }[]): Promise<(string | null)[]> {
+      return customerRepository(executor).findIdsByContacts(contacts);
     },
 
     /** The customers of a group of bookings, ids made by the caller (decision 024-a). */

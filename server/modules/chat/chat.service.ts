@@ -97,10 +97,10 @@ export function createChatService(options: {
     // the inserts, so no new customer is its own possible match. A group is written as if its
     // bookings came one after another: with no stored match, an earlier booking of the group with
     // the same contact is the match, as it would have been once stored (decision 024-a).
-    const stored = await Promise.all(bookings.map(({ input }) => repository.findCustomerByContact(tx, { phone: input.phone, email: input.email })));
+    const stored = await repository.findCustomerIdsByContacts(tx, bookings.map(({ input }) => ({ phone: input.phone, email: input.email })));
     const matches = bookings.map((booking, index) => {
       const earlier = bookings.slice(0, index).find(({ input }) => sameContact(booking.input, input));
-      return stored[index]?.id ?? earlier?.customerId ?? null;
+      return stored[index] ?? earlier?.customerId ?? null;
     });
     const rows = bookings.map((booking, index) => {
       const { input, scored } = booking;

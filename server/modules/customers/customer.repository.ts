@@ -232,6 +232,32 @@ export function createCustomerRepository(db: Database) {
       return rows[0];
     },
 
+    /**
+     * `findByContact` for several contacts in one statement (a group of chat bookings, decision
+     * 024-a): for each contact, in order, the id of the customer it finds, or null. The same two
+     * index-ordered lookups per contact, correlated with a VALUES list of the contacts.
+     */
+    async findIdsByContacts(contacts: Contact[]): Promise<(string | null)[]> {
+      if (contacts.length === 0) return [];
+      const oldest = (condition: SQL) =>
+        db.select({ id: customers.id }).from(customers).where(condition).orderBy(asc(customers.createdAt), asc(customers.id)).limit(1);
+      const byPhone = oldest(sql`${customerPhoneDigits} = contact.digits`);
+      const byEmail = oldest(sql`lower(${customers.email}) = contact.email`);
+      const list = sql.join(
+        contacts.map((contact, index) => sql`(${contactPhoneDigits(contact.phone)}::text, ${contactEmail(contact.email) ?? null}::text, ${index}::int)`),
+        sql`, `,
+      );
+      const result = await db.execute<{ position: number; id: string | null }>(sql`
+        select contact.position, (
+          select ${customers.id} from ${customers}
+          where ${customers.id} in ((${byPhone}) union all (${byEmail}))
+          order by ${customers.createdAt}, ${customers.id} limit 1
+        ) as id
+        from (values ${list}) as contact(digits, email, position)`);
+      const found = new Map(result.rows.map((row) => [Number(row.position), row.id]));
+      return contacts.map((_, index) => found.get(index) ?? null);
+    },
+
     async insert(values: CustomerValues): Promise<CustomerRow> {
       const rows = await db.insert(customers).values(values).returning();
       return rows[0]!;
