@@ -1,8 +1,9 @@
 /**
  * "The customer a caller already is" (decision 018-a): the same phone number (its last 10 digits,
- * however typed) or the same e-mail (any case). `CustomerRepository.findByContact` asks the stored
- * customers; `sameContact` answers it for two contacts that are not stored yet (bookings written
- * together in one group, decision 024-a), by the same rule.
+ * however typed) or the same e-mail (any case). `CustomerRepository.findByContact` (one contact)
+ * and `findIdsByContacts` (several, one statement) ask the stored customers; `sameContact` answers
+ * it for two contacts that are not stored yet (bookings written together in one group, decision
+ * 024-a), by the same rule.
  */
 export type Contact = { phone: string; email: string | null };
 
