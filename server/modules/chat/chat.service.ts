@@ -132,24 +132,25 @@ export function createChatService(options: {
       })),
     );
     const numberOf = (booking: PlannedBooking) => numbers.get(booking.workOrderId)!;
-    await repository.insertLeads(
-      tx,
-      rows.map(({ booking: { input, scored, leadId, customerId, workOrderId }, leadScore, possibleCustomerId }) => ({
-        id: leadId,
-        customerId,
-        conversationId: input.sessionId,
-        leadScore,
-        urgency: scored.urgency,
-        serviceType: input.serviceType,
-        status: 'converted',
-        source: 'ai_chat',
-        notes: scored.reasons,
-        workOrderId,
-        possibleCustomerId,
-      })),
-    );
     const now = new Date();
+    // The rest needs nothing from each other (the ids are made here), so it goes in one round trip.
     await Promise.all([
+      repository.insertLeads(
+        tx,
+        rows.map(({ booking: { input, scored, leadId, customerId, workOrderId }, leadScore, possibleCustomerId }) => ({
+          id: leadId,
+          customerId,
+          conversationId: input.sessionId,
+          leadScore,
+          urgency: scored.urgency,
+          serviceType: input.serviceType,
+          status: 'converted',
+          source: 'ai_chat',
+          notes: scored.reasons,
+          workOrderId,
+          possibleCustomerId,
+        })),
+      ),
       // The form's "text me" box: the new customer's consent to appointment texts (decision 021-a).
       ...rows.filter(({ booking }) => booking.input.smsConsent).map(({ booking }) => recordFormSmsConsent(tx, booking.customerId, now)),
       recordAudits(
