@@ -492,8 +492,17 @@ function selectedEndpoints(options: Options): Endpoint[] {
   if (!options.only) return endpoints;
   if (options.only === 'probe') return [];
   const selected = endpoints.filter((endpoint) => endpoint.name.includes(options.only!));
-  if (selected.length === 0) throw new UsageError(`--only ${options.only} matches no endpoint (${endpoints.map((endpoint) => endpoint.name).join(', ')}).`);
+  if (selected.length === 0 && selectedPublicPosts(options).length === 0) {
+    const names = [...endpoints, ...publicPosts].map((measured) => measured.name).join(', ');
+    throw new UsageError(`--only ${options.only} matches no endpoint (${names}).`);
+  }
   return selected;
+}
+
+/** The public POSTs this run measures: all, or those --only names ('chat booking', 'chat reply'). */
+function selectedPublicPosts(options: Options): PublicPost[] {
+  if (!options.only) return publicPosts;
+  return publicPosts.filter((post) => post.name.includes(options.only!));
 }
 
 function endpointPath(endpoint: Endpoint, context: BenchContext): string {
@@ -589,7 +598,7 @@ function parseOptions(): Options {
         duration: { type: 'string', default: '10' },
         connections: { type: 'string', default: '10' },
         reseed: { type: 'boolean', default: false },
-        /** Measure only the endpoints whose name contains this (and no public POSTs): a quick check of one. `export`: the CSV exports. */
+        /** Measure only the endpoints and public POSTs whose name contains this ('chat booking'): a quick check of one. `export`: the CSV exports. */
         only: { type: 'string' },
         /** A PostgreSQL database (empty, or seeded by an earlier run) instead of a PGlite data dir. */
         'database-url': { type: 'string' },
@@ -981,7 +990,7 @@ async function main(): Promise<void> {
       const headers: Record<string, string> = { ...(endpointUrl.startsWith('/api/admin') ? { cookie } : {}), ...endpoint.headers };
       httpResults.set(endpoint.name, await measureHttp(`GET ${endpointUrl}`, `${server.baseUrl}${endpointUrl}`, headers, options));
     }
-    for (const post of options.only ? [] : publicPosts) {
+    for (const post of selectedPublicPosts(options)) {
       console.log(`HTTP         POST ${post.path}: ${options.connections} connections, ${post.amount ? `${post.amount} requests` : `${options.durationSeconds} s`}...`);
       const measured = await runHttpLoad({
         url: `${server.baseUrl}${post.path}`,

@@ -8,10 +8,6 @@ import type { CustomerRepository } from '#server/modules/customers/index.ts';
 /** `customerRepository` is the customers module's factory, given by app.ts through the chat service. */
 export function createChatRepository(db: Database, customerRepository: RepositoryFactory<CustomerRepository>) {
   return {
-    async insertConversation(executor: Database, values: typeof aiConversations.$inferInsert): Promise<void> {
-      await executor.insert(aiConversations).values(values);
-    },
-
     /** The customer this chat session booked as, if it did (the server's record, not the browser's word). */
     async customerForSession(sessionId: string): Promise<string | undefined> {
       const rows = await db
@@ -36,30 +32,31 @@ export function createChatRepository(db: Database, customerRepository: Repositor
       ]);
     },
 
-    async findCustomerByContact(executor: Database, contact: { phone: string; email: string | null }) {
-      const row = await customerRepository(executor).findByContact(contact);
-      return row && { id: row.id, name: row.name };
+    /** For each contact, in order, the oldest stored customer with its phone or e-mail (decision 018-a), or null. */
+    async findCustomerIdsByContacts(executor: Database, contacts: { phone: string; email: string | null }[]): Promise<(string | null)[]> {
+      return customerRepository(executor).findIdsByContacts(contacts);
     },
 
-    async insertCustomer(executor: Database, values: typeof customers.$inferInsert) {
-      const rows = await executor.insert(customers).values(values).returning({ id: customers.id, name: customers.name });
-      return rows[0]!;
+    /** The customers of a group of bookings, ids made by the caller (decision 024-a). */
+    async insertCustomers(executor: Database, values: (typeof customers.$inferInsert & { id: string })[]): Promise<void> {
+      await executor.insert(customers).values(values);
     },
 
-    async insertWorkOrder(executor: Database, values: typeof workOrders.$inferInsert) {
-      const rows = await executor
-        .insert(workOrders)
-        .values(values)
-        .returning({ id: workOrders.id, workOrderNumber: workOrders.workOrderNumber });
-      return rows[0]!;
+    /** The work orders of a group of bookings, ids made by the caller: each one's number, by id. */
+    async insertWorkOrders(executor: Database, values: (typeof workOrders.$inferInsert & { id: string })[]): Promise<Map<string, string>> {
+      const rows = await executor.insert(workOrders).values(values).returning({ id: workOrders.id, workOrderNumber: workOrders.workOrderNumber });
+      return new Map(rows.map((row) => [row.id, row.workOrderNumber]));
     },
 
-    async insertLead(executor: Database, values: typeof aiLeads.$inferInsert) {
-      const rows = await executor.insert(aiLeads).values(values).returning({ id: aiLeads.id, leadScore: aiLeads.leadScore });
-      return rows[0]!;
+    async insertLeads(executor: Database, values: (typeof aiLeads.$inferInsert & { id: string })[]): Promise<void> {
+      await executor.insert(aiLeads).values(values);
     },
 
-    async insertNotification(executor: Database, values: typeof adminNotifications.$inferInsert): Promise<void> {
+    async insertConversations(executor: Database, values: (typeof aiConversations.$inferInsert)[]): Promise<void> {
+      await executor.insert(aiConversations).values(values);
+    },
+
+    async insertNotifications(executor: Database, values: (typeof adminNotifications.$inferInsert)[]): Promise<void> {
       await executor.insert(adminNotifications).values(values);
     },
 

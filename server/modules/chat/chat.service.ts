@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   chatMessages,
@@ -16,12 +17,13 @@ import { todayIn } from '#shared/dates.ts';
 import { serviceAreas } from '#shared/service-areas.ts';
 import type { ChatResponder, LeadScorer } from '#server/adapters/chat/chat-responder.ts';
 import { safetyReply } from '#server/adapters/chat/rule-based-responder.ts';
-import { withTransaction, type Database } from '#server/db/client.ts';
+import { withTransaction, type Database, type Tx } from '#server/db/client.ts';
+import { createGroupCommit } from '#server/lib/group-commit.ts';
 import { recordAudits, systemActors } from '#server/modules/audit/index.ts';
 import { recordFormSmsConsent } from '#server/modules/messaging/index.ts';
 import { AppError } from '#server/errors.ts';
 import type { RepositoryFactory } from '#server/db/client.ts';
-import type { CustomerRepository } from '#server/modules/customers/index.ts';
+import { sameContact, type CustomerRepository } from '#server/modules/customers/index.ts';
 import { createChatRepository } from './chat.repository.ts';
 
 const serviceTypeLabels = { repair: 'Repair', maintenance: 'Maintenance', installation: 'Installation', inspection: 'Inspection' } as const;
@@ -33,6 +35,25 @@ function placeFrom(address: string): { city: string; zip: string | null } {
   const zip = /\b(\d{5})(?:-\d{4})?\b(?!.*\b\d{5}\b)/.exec(address)?.[1] ?? null;
   return { city: town?.name ?? 'Bluffton', zip };
 }
+
+/**
+ * One booking, everything decided before it is written: what the visitor typed, the lead's score
+ * (the model is asked outside any transaction), the service date, and the ids of its customer,
+ * work order and lead (made here, so a group's rows refer to each other without waiting for the
+ * database's answers).
+ */
+type PlannedBooking = {
+  input: ChatBooking;
+  idempotencyKey: string | undefined;
+  scored: { score: number; urgency: ReturnType<typeof detectUrgency>; reasons: string };
+  serviceDate: string;
+  customerId: string;
+  workOrderId: string;
+  leadId: string;
+};
+
+/** The most bookings written in one transaction (decision 024-a): ten connections' worth, with room. */
+const maxBookingGroup = 20;
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {
   const cause = (error as { cause?: unknown })?.cause ?? error;
@@ -53,6 +74,170 @@ export function createChatService(options: {
   const { db, responder, scoreLead, company, timeZone, log } = options;
   const repository = createChatRepository(db, options.customerRepository);
 
+  const answer = (workOrderNumber: string): ChatBookingResponse => ({
+    message: chatMessages.bookingSuccess(workOrderNumber, company.phone),
+    workOrderNumber,
+  });
+
+  /**
+   * Writes a group of bookings in one transaction (the caller's), all or nothing, and answers each
+   * one's work order number, in order. Per booking: a customer record from what the visitor typed,
+   * the work order (at the typed address), the AI lead, the conversation row, the staff
+   * notification, the audit entries, and the form's text consent when ticked. A stored customer
+   * whose phone or e-mail matches is neither used, changed nor revealed: it is recorded as the work
+   * order's and the lead's possible match for staff to confirm (decision 018-a).
+   *
+   * While the transaction is open it holds the embedded database (every other request waits), so
+   * each step is one statement for the whole group (multi-row inserts), and the statements that need
+   * no answer from each other are sent together (the driver runs them in order on its connection).
+   */
+  async function writeBookings(tx: Tx, bookings: PlannedBooking[]): Promise<string[]> {
+    const actor = systemActors.chatAssistant;
+    // Looked up only to tell staff; a booking never lands on, or changes, a stored customer. Before
+    // the inserts, so no new customer is its own possible match. A group is written as if its
+    // bookings came one after another: with no stored match, an earlier booking of the group with
+    // the same contact is the match, as it would have been once stored (decision 024-a).
+    const stored = await repository.findCustomerIdsByContacts(tx, bookings.map(({ input }) => ({ phone: input.phone, email: input.email })));
+    const matches = bookings.map((booking, index) => {
+      const earlier = bookings.slice(0, index).find(({ input }) => sameContact(booking.input, input));
+      return stored[index] ?? earlier?.customerId ?? null;
+    });
+    const rows = bookings.map((booking, index) => {
+      const { input, scored } = booking;
+      const place = placeFrom(input.address);
+      const label = serviceTypeLabels[input.serviceType];
+      const newCustomer = { name: input.name, phone: input.phone, email: input.email, address: input.address, ...place, state: 'SC', type: 'residential' };
+      return { booking, place, label, newCustomer, possibleCustomerId: matches[index]!, leadScore: Math.min(10, Math.max(1, scored.score)) };
+    });
+
+    await repository.insertCustomers(tx, rows.map(({ booking, newCustomer }) => ({ id: booking.customerId, ...newCustomer })));
+    const numbers = await repository.insertWorkOrders(
+      tx,
+      rows.map(({ booking: { input, scored, serviceDate, workOrderId, customerId, idempotencyKey }, place, label, possibleCustomerId }) => ({
+        id: workOrderId,
+        customerId,
+        title: `${label} request from website chat`,
+        description: input.description ?? `${label} requested through the website chat.`,
+        serviceType: input.serviceType,
+        serviceDate,
+        timePreference: 'anytime',
+        priority: urgencyToPriority(scored.urgency),
+        status: 'pending',
+        idempotencyKey,
+        serviceAddress: input.address,
+        serviceCity: place.city,
+        serviceState: 'SC',
+        serviceZip: place.zip,
+        possibleCustomerId,
+      })),
+    );
+    const numberOf = (booking: PlannedBooking) => numbers.get(booking.workOrderId)!;
+    const now = new Date();
+    // The rest needs nothing from each other (the ids are made here), so it goes in one round trip.
+    await Promise.all([
+      repository.insertLeads(
+        tx,
+        rows.map(({ booking: { input, scored, leadId, customerId, workOrderId }, leadScore, possibleCustomerId }) => ({
+          id: leadId,
+          customerId,
+          conversationId: input.sessionId,
+          leadScore,
+          urgency: scored.urgency,
+          serviceType: input.serviceType,
+          status: 'converted',
+          source: 'ai_chat',
+          notes: scored.reasons,
+          workOrderId,
+          possibleCustomerId,
+        })),
+      ),
+      // The form's "text me" box: the new customer's consent to appointment texts (decision 021-a).
+      ...rows.filter(({ booking }) => booking.input.smsConsent).map(({ booking }) => recordFormSmsConsent(tx, booking.customerId, now)),
+      recordAudits(
+        tx,
+        rows.flatMap(({ booking, label, newCustomer, possibleCustomerId, leadScore }) => {
+          const { input, scored, serviceDate, customerId, workOrderId, leadId } = booking;
+          const possibleMatch: { possibleCustomerId?: [null, string] } = possibleCustomerId ? { possibleCustomerId: [null, possibleCustomerId] } : {};
+          return [
+            {
+              actor,
+              entityType: 'customer',
+              entityId: customerId,
+              entityLabel: input.name,
+              action: 'created',
+              changes: Object.fromEntries(Object.entries(newCustomer).filter(([, value]) => value !== null).map(([field, value]) => [field, [null, value]])),
+            },
+            {
+              actor,
+              entityType: 'work_order',
+              entityId: workOrderId,
+              entityLabel: numberOf(booking),
+              action: 'created',
+              changes: {
+                customerId: [null, customerId],
+                title: [null, `${label} request from website chat`],
+                serviceType: [null, input.serviceType],
+                serviceDate: [null, serviceDate],
+                priority: [null, urgencyToPriority(scored.urgency)],
+                status: [null, 'pending'],
+                serviceAddress: [null, input.address],
+                ...possibleMatch,
+              },
+            },
+            {
+              actor,
+              entityType: 'chat_lead',
+              entityId: leadId,
+              entityLabel: input.name,
+              action: 'created',
+              changes: { leadScore: [null, leadScore], urgency: [null, scored.urgency], status: [null, 'converted'], workOrderId: [null, workOrderId], ...possibleMatch },
+            },
+          ] satisfies Parameters<typeof recordAudits>[1];
+        }),
+      ),
+      repository.insertConversations(
+        tx,
+        rows.map(({ booking, label }) => ({
+          conversationId: booking.input.sessionId,
+          customerId: booking.customerId,
+          userMessage: `Schedule Service form: ${label}, ${booking.input.address}${booking.input.preferredDate ? `, preferred ${booking.input.preferredDate}` : ''}`,
+          aiResponse: answer(numberOf(booking)).message,
+          intent: 'schedule_service',
+        })),
+      ),
+      repository.insertNotifications(
+        tx,
+        rows.map(({ booking, label, possibleCustomerId }) => ({
+          type: 'new_ai_lead',
+          title: `New chat booking: ${numberOf(booking)}`,
+          message: `${booking.input.name} booked ${label.toLowerCase()} through the website chat (${booking.scored.urgency} urgency).`,
+          data: {
+            customer_id: booking.customerId,
+            work_order_id: booking.workOrderId,
+            work_order_number: numberOf(booking),
+            urgency: booking.scored.urgency,
+            service_type: booking.input.serviceType,
+            source: 'ai_chat',
+            ...(possibleCustomerId ? { possible_customer_id: possibleCustomerId } : {}),
+          },
+        })),
+      ),
+    ]);
+    return bookings.map(numberOf);
+  }
+
+  /**
+   * Bookings that arrive while others are being written wait and are written together, in one
+   * transaction (group commit, decision 024-a); if that transaction fails, each of its bookings is
+   * written again alone, so each gets its own answer or its own error and one's refusal loses no
+   * other booking.
+   */
+  const writeBooking = createGroupCommit<PlannedBooking, string>({
+    write: (bookings) => withTransaction(db, (tx) => writeBookings(tx, bookings)),
+    maxGroupSize: maxBookingGroup,
+    onGroupFailed: (error, size) => log.info({ err: error, size }, 'a group of chat bookings failed together; writing each alone'),
+  });
+
   return {
     /** Answers one message (safety scripts first, whatever responder is configured) and stores the exchange. */
     async reply(request: ChatRequest): Promise<ChatReply> {
@@ -66,29 +251,23 @@ export function createChatService(options: {
             phone: undefined,
             history: await repository.recentTurns(request.sessionId),
           });
-      await repository.insertConversation(db, {
-        conversationId: request.sessionId,
-        customerId: await repository.customerForSession(request.sessionId),
-        userMessage: request.message.trim(),
-        aiResponse: reply.message,
-        intent: reply.intent,
-      });
+      await repository.insertConversations(db, [
+        {
+          conversationId: request.sessionId,
+          customerId: await repository.customerForSession(request.sessionId),
+          userMessage: request.message.trim(),
+          aiResponse: reply.message,
+          intent: reply.intent,
+        },
+      ]);
       return reply;
     },
 
     /**
-     * Books a visit from the chat's form, all or nothing: a customer record from what the visitor
-     * typed, the work order (at the typed address), the AI lead, the conversation row and the staff
-     * notification, in one transaction. A stored customer whose phone or e-mail matches is neither
-     * used, changed nor revealed: it is recorded as the work order's and the lead's possible match
-     * for staff to confirm (decision 018-a). The same idempotency key again returns the first
-     * booking's answer, which names nothing but the work order.
+     * Books a visit from the chat's form, all or nothing (writeBookings). The same idempotency key
+     * again returns the first booking's answer, which names nothing but the work order.
      */
     async book(input: ChatBooking, idempotencyKey: string | undefined): Promise<ChatBookingResponse & { isReplay: boolean }> {
-      const answer = (workOrderNumber: string): ChatBookingResponse => ({
-        message: chatMessages.bookingSuccess(workOrderNumber, company.phone),
-        workOrderNumber,
-      });
       const replay = async () => {
         const existing = idempotencyKey ? await repository.findBookingByKey(idempotencyKey) : undefined;
         return existing ? { ...answer(existing.workOrderNumber), isReplay: true } : undefined;
@@ -102,125 +281,18 @@ export function createChatService(options: {
         ? await scoreLead({ description: input.description ?? '', serviceType: input.serviceType, fallbackUrgency: textUrgency })
         : { score: fallbackLeadScore(textUrgency), urgency: textUrgency, reasons: 'Scored by urgency.' };
       const serviceDate = input.preferredDate ?? suggestedServiceDate(scored.urgency, todayIn(timeZone));
-      const label = serviceTypeLabels[input.serviceType];
 
       try {
-        const booked = await withTransaction(db, async (tx) => {
-          // While the transaction is open it holds the embedded database (every other request
-          // waits), so it makes five round trips, not nine: the last statements, which need no
-          // answer from each other, go together (the driver runs them in order on its connection),
-          // and the three audit entries are one insert.
-          const actor = systemActors.chatAssistant;
-          const place = placeFrom(input.address);
-          const newCustomer = {
-            name: input.name,
-            phone: input.phone,
-            email: input.email,
-            address: input.address,
-            ...place,
-            state: 'SC',
-            type: 'residential',
-          };
-          // Looked up only to tell staff; the booking never lands on, or changes, a stored customer.
-          // Before the insert, so the new customer is never its own possible match.
-          const possibleMatch = await repository.findCustomerByContact(tx, { phone: input.phone, email: input.email });
-          const customer = await repository.insertCustomer(tx, newCustomer);
-          const serviceAddress = { serviceAddress: input.address, serviceCity: place.city, serviceState: 'SC', serviceZip: place.zip };
-          const workOrder = await repository.insertWorkOrder(tx, {
-            customerId: customer.id,
-            title: `${label} request from website chat`,
-            description: input.description ?? `${label} requested through the website chat.`,
-            serviceType: input.serviceType,
-            serviceDate,
-            timePreference: 'anytime',
-            priority: urgencyToPriority(scored.urgency),
-            status: 'pending',
-            idempotencyKey,
-            ...serviceAddress,
-            possibleCustomerId: possibleMatch?.id ?? null,
-          });
-          const chatLead = await repository.insertLead(tx, {
-            customerId: customer.id,
-            conversationId: input.sessionId,
-            leadScore: Math.min(10, Math.max(1, scored.score)),
-            urgency: scored.urgency,
-            serviceType: input.serviceType,
-            status: 'converted',
-            source: 'ai_chat',
-            notes: scored.reasons,
-            workOrderId: workOrder.id,
-            possibleCustomerId: possibleMatch?.id ?? null,
-          });
-          const { message } = answer(workOrder.workOrderNumber);
-          await Promise.all([
-            // The form's "text me" box: the new customer's consent to appointment texts (decision 021-a).
-            input.smsConsent ? recordFormSmsConsent(tx, customer.id, new Date()) : undefined,
-            recordAudits(tx, [
-              {
-                actor,
-                entityType: 'customer',
-                entityId: customer.id,
-                entityLabel: customer.name,
-                action: 'created',
-                changes: Object.fromEntries(Object.entries(newCustomer).filter(([, value]) => value !== null).map(([field, value]) => [field, [null, value]])),
-              },
-              {
-                actor,
-                entityType: 'work_order',
-                entityId: workOrder.id,
-                entityLabel: workOrder.workOrderNumber,
-                action: 'created',
-                changes: {
-                  customerId: [null, customer.id],
-                  title: [null, `${label} request from website chat`],
-                  serviceType: [null, input.serviceType],
-                  serviceDate: [null, serviceDate],
-                  priority: [null, urgencyToPriority(scored.urgency)],
-                  status: [null, 'pending'],
-                  serviceAddress: [null, input.address],
-                  ...(possibleMatch ? { possibleCustomerId: [null, possibleMatch.id] } : {}),
-                },
-              },
-              {
-                actor,
-                entityType: 'chat_lead',
-                entityId: chatLead.id,
-                entityLabel: input.name,
-                action: 'created',
-                changes: {
-                  leadScore: [null, chatLead.leadScore],
-                  urgency: [null, scored.urgency],
-                  status: [null, 'converted'],
-                  workOrderId: [null, workOrder.id],
-                  ...(possibleMatch ? { possibleCustomerId: [null, possibleMatch.id] } : {}),
-                },
-              },
-            ]),
-            repository.insertConversation(tx, {
-              conversationId: input.sessionId,
-              customerId: customer.id,
-              userMessage: `Schedule Service form: ${label}, ${input.address}${input.preferredDate ? `, preferred ${input.preferredDate}` : ''}`,
-              aiResponse: message,
-              intent: 'schedule_service',
-            }),
-            repository.insertNotification(tx, {
-              type: 'new_ai_lead',
-              title: `New chat booking: ${workOrder.workOrderNumber}`,
-              message: `${input.name} booked ${label.toLowerCase()} through the website chat (${scored.urgency} urgency).`,
-              data: {
-                customer_id: customer.id,
-                work_order_id: workOrder.id,
-                work_order_number: workOrder.workOrderNumber,
-                urgency: scored.urgency,
-                service_type: input.serviceType,
-                source: 'ai_chat',
-                ...(possibleMatch ? { possible_customer_id: possibleMatch.id } : {}),
-              },
-            }),
-          ]);
-          return answer(workOrder.workOrderNumber);
+        const workOrderNumber = await writeBooking({
+          input,
+          idempotencyKey,
+          scored,
+          serviceDate,
+          customerId: randomUUID(),
+          workOrderId: randomUUID(),
+          leadId: randomUUID(),
         });
-        return { ...booked, isReplay: false };
+        return { ...answer(workOrderNumber), isReplay: false };
       } catch (error) {
         // Two submissions with one key racing: the loser returns the winner's booking.
         if (isUniqueViolation(error, 'work_orders_idempotency_key_key')) {

@@ -4,6 +4,7 @@ import { withTransaction, type Database } from '#server/db/client.ts';
 import { customerPhotos, customerSearch, customers, equipment, workOrders } from '#server/db/schema/index.ts';
 import { cappedTotal, countCap } from '#server/db/count-cap.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
+import { contactEmail, contactPhoneDigits, type Contact } from './contact-match.ts';
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type CustomerPhotoRow = Pick<typeof customerPhotos.$inferSelect, 'id' | 'customerId' | 'objectKey' | 'contentType' | 'width' | 'height' | 'workOrderId' | 'createdAt'>;
@@ -213,13 +214,14 @@ export function createCustomerRepository(db: Database) {
      * two wins: one `or` over both let the planner walk every customer in creation order instead
      * (decision 020-c).
      */
-    async findByContact(contact: { phone: string; email: string | null }): Promise<CustomerListRow | undefined> {
-      const digits = contact.phone.replace(/\D/g, '').slice(-10);
+    async findByContact(contact: Contact): Promise<CustomerListRow | undefined> {
+      const digits = contactPhoneDigits(contact.phone);
+      const email = contactEmail(contact.email);
       const oldest = (condition: SQL) =>
         db.select({ id: customers.id }).from(customers).where(condition).orderBy(asc(customers.createdAt), asc(customers.id)).limit(1);
       const byPhone = oldest(sql`${customerPhoneDigits} = ${digits}`);
-      const candidates = contact.email
-        ? sql`(${byPhone}) union all (${oldest(sql`lower(${customers.email}) = ${contact.email.toLowerCase()}`)})`
+      const candidates = email
+        ? sql`(${byPhone}) union all (${oldest(sql`lower(${customers.email}) = ${email}`)})`
         : sql`${byPhone}`;
       const rows = await db
         .select(listColumns)
@@ -228,6 +230,32 @@ export function createCustomerRepository(db: Database) {
         .orderBy(asc(customers.createdAt), asc(customers.id))
         .limit(1);
       return rows[0];
+    },
+
+    /**
+     * `findByContact` for several contacts in one statement (a group of chat bookings, decision
+     * 024-a): for each contact, in order, the id of the customer it finds, or null. The same two
+     * index-ordered lookups per contact, correlated with a VALUES list of the contacts.
+     */
+    async findIdsByContacts(contacts: Contact[]): Promise<(string | null)[]> {
+      if (contacts.length === 0) return [];
+      const oldest = (condition: SQL) =>
+        db.select({ id: customers.id }).from(customers).where(condition).orderBy(asc(customers.createdAt), asc(customers.id)).limit(1);
+      const byPhone = oldest(sql`${customerPhoneDigits} = contact.digits`);
+      const byEmail = oldest(sql`lower(${customers.email}) = contact.email`);
+      const list = sql.join(
+        contacts.map((contact, index) => sql`(${contactPhoneDigits(contact.phone)}::text, ${contactEmail(contact.email) ?? null}::text, ${index}::int)`),
+        sql`, `,
+      );
+      const result = await db.execute<{ position: number; id: string | null }>(sql`
+        select contact.position, (
+          select ${customers.id} from ${customers}
+          where ${customers.id} in ((${byPhone}) union all (${byEmail}))
+          order by ${customers.createdAt}, ${customers.id} limit 1
+        ) as id
+        from (values ${list}) as contact(digits, email, position)`);
+      const found = new Map(result.rows.map((row) => [Number(row.position), row.id]));
+      return contacts.map((_, index) => found.get(index) ?? null);
     },
 
     async insert(values: CustomerValues): Promise<CustomerRow> {

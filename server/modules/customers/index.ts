@@ -5,3 +5,4 @@ export { type CustomerService, type PhotoLink, type UploadedFile, thumbnailKeyOf
 export { type CustomerPhotoRow, equipmentColumns } from './customer.repository.ts';
 export { discardRestOfUpload, registerPhotoMultipart, uploadedFiles } from './customer.routes.ts';
 export { photoContentType } from './photo-pipeline.ts';
+export { sameContact } from './contact-match.ts';
