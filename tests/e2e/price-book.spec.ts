@@ -57,7 +57,7 @@ test('adds, finds, reprices, imports (an error by line, then fixed) and deactiva
   const importer = page.getByRole('dialog', { name: 'Import the price book from CSV' });
   await importer.getByLabel(/CSV file/).setInputFiles({ name: 'prices.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${bad}\r\n`) });
   await importer.getByRole('button', { name: 'Check file' }).click();
-  await expect(importer.getByTestId('import-summary')).toHaveText('1 new, 1 updated, 1 error');
+  await expect(importer.getByTestId('import-summary')).toHaveText('0 new, 1 updated, 1 error');
   const errorRow = importer.getByRole('row', { name: /Line 3/ });
   await expect(errorRow).toContainText('price');
   await expect(errorRow).toContainText('Enter a price in dollars');
