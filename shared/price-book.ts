@@ -37,6 +37,7 @@ export const priceBookMessages = {
   notMultipart: 'Upload the CSV as a file (multipart/form-data, field "file").',
   wrongField: 'Upload the CSV in the field named "file".',
   noFile: 'Choose a CSV file to import.',
+  oneFile: 'Upload one CSV file at a time.',
   tooLarge: 'That file is larger than 1 MB. Split it into smaller files.',
   notText: 'That file is not a CSV text file. Save it from your spreadsheet as "CSV UTF-8".',
   empty: 'That file has no rows to import.',

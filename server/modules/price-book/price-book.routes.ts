@@ -123,21 +123,27 @@ async function importRoute(app: FastifyInstance, { priceBook }: Options): Promis
   );
 }
 
-/** The one uploaded file's bytes (at most the limit: a bigger file is a 413, never read whole). */
+/** The one uploaded file's bytes (at most the limit: a bigger file is a 413, never read whole); a second file is refused. */
 async function uploadedCsv(request: FastifyRequest): Promise<Buffer> {
   try {
-    const part = await request.file();
-    if (!part) throw new AppError('VALIDATION_FAILED', priceBookMessages.noFile);
-    if (part.fieldname !== priceBookImportField) throw new AppError('VALIDATION_FAILED', priceBookMessages.wrongField);
-    // Images, PDFs, archives and spreadsheets' own formats are refused by type before their bytes are read.
-    if (/^(image|audio|video)\/|^application\/(pdf|zip|x-zip|vnd\.openxmlformats|vnd\.oasis)/i.test(part.mimetype)) {
-      throw new AppError('VALIDATION_FAILED', priceBookMessages.notText);
+    let bytes: Buffer | undefined;
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      if (part.fieldname !== priceBookImportField) throw new AppError('VALIDATION_FAILED', priceBookMessages.wrongField);
+      if (bytes) throw new AppError('VALIDATION_FAILED', priceBookMessages.oneFile);
+      // Images, PDFs, archives and spreadsheets' own formats are refused by type before their bytes are read.
+      if (/^(image|audio|video)\/|^application\/(pdf|zip|x-zip|vnd\.openxmlformats|vnd\.oasis)/i.test(part.mimetype)) {
+        throw new AppError('VALIDATION_FAILED', priceBookMessages.notText);
+      }
+      bytes = await part.toBuffer();
     }
-    return await part.toBuffer();
+    if (!bytes) throw new AppError('VALIDATION_FAILED', priceBookMessages.noFile);
+    return bytes;
   } catch (error) {
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', priceBookMessages.tooLarge);
+    if (code === 'FST_FILES_LIMIT') throw new AppError('VALIDATION_FAILED', priceBookMessages.oneFile);
     if (code?.startsWith('FST_') || (error instanceof Error && /multipart|boundary|unexpected end/i.test(error.message))) {
       throw new AppError('VALIDATION_FAILED', priceBookMessages.notMultipart);
     }
