@@ -85,3 +85,40 @@ test('adds, finds, reprices, imports (an error by line, then fixed) and deactiva
   await page.getByLabel('Status').selectOption('inactive');
   await expect(page.getByRole('row', { name: new RegExp(code) })).toContainText('Inactive');
 });
+
+test('Settings → Billing: the 7% default tax rate, payment terms saved, a rate added; the price book works on a phone', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/admin/settings?tab=billing');
+  await expect(page.getByRole('heading', { name: 'Invoices and quotes' })).toBeVisible();
+  const rates = page.getByRole('region', { name: 'Sales tax rates' });
+  await expect(rates.getByRole('listitem').filter({ hasText: 'SC 6% + Beaufort County 1%' })).toContainText('7%');
+  await expect(rates.getByRole('listitem').filter({ hasText: 'SC 6% + Beaufort County 1%' })).toContainText('Default');
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByLabel('Payment terms (days)').fill('400');
+  await page.getByRole('button', { name: 'Save billing settings' }).click();
+  await expect(page.getByText('Enter payment terms from 0 (due on receipt) to 365 days.')).toBeVisible();
+  await page.getByLabel('Payment terms (days)').fill('15');
+  await page.getByRole('button', { name: 'Save billing settings' }).click();
+  await expect(page.getByText('Billing settings saved.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Payment terms (days)')).toHaveValue('15');
+
+  const name = `Jasper County ${suffix()}`;
+  const add = page.getByRole('form', { name: 'Add a tax rate' });
+  await add.getByLabel('Name').fill(name);
+  await add.getByLabel('Rate (%)').fill('7.5');
+  await add.getByRole('button', { name: 'Add rate' }).click();
+  await expect(rates.getByRole('listitem').filter({ hasText: name })).toContainText('7.5%');
+
+  // A phone: the screen's controls fit, the table scrolls inside its box, the dialog is usable.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/admin/price-book');
+  await expect(page.getByRole('heading', { level: 1, name: 'Price Book' })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.getByRole('button', { name: 'Add item' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a price book item' });
+  await expect(dialog.getByLabel('Price ($)')).toBeInViewport();
+  await expectNoSeriousA11yViolations(page);
+});

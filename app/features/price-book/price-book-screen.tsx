@@ -81,7 +81,7 @@ export function PriceBookScreen() {
   }
 
   const columns: DataTableColumn<PriceBookItem>[] = [
-    { key: 'code', header: 'Code', isSortable: true, isRowHeader: true, cell: (item) => <span className="font-mono">{item.code}</span> },
+    { key: 'code', header: 'Code', isSortable: true, isRowHeader: true, cell: (item) => <span className="font-mono whitespace-nowrap">{item.code}</span> },
     {
       key: 'name',
       header: 'Name',
@@ -225,7 +225,8 @@ export function PriceBookScreen() {
       {actionError ? <Alert>{actionError}</Alert> : null}
       {list.isError ? <Alert>{messageOf(list.error)}</Alert> : null}
 
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+      {/* relative: the sr-only header inside is absolutely placed and would otherwise widen the page on a phone. */}
+      <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
         <DataTable
           caption="Price book items"
           columns={columns}

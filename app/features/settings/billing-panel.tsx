@@ -6,6 +6,7 @@ import {
   parseTaxRatePercent,
   type BillingSettingsInput,
   type BillingSettingsPage,
+  type BillingSettingsResponse,
   type TaxRate,
   type TaxRateInput,
 } from '#shared/billing-settings.ts';
@@ -35,7 +36,7 @@ function TermsForm({ page }: { page: BillingSettingsPage }) {
   const id = useId();
   const invalidate = useInvalidateBilling();
   const save = useMutation({
-    mutationFn: (body: BillingSettingsInput) => apiFetch('/api/admin/settings/billing', { method: 'PUT', body }),
+    mutationFn: (body: BillingSettingsInput) => apiFetch<BillingSettingsResponse>('/api/admin/settings/billing', { method: 'PUT', body }),
     onSuccess: invalidate,
   });
   const [terms, setTerms] = useState(String(page.settings.paymentTermsDays));
@@ -57,13 +58,16 @@ function TermsForm({ page }: { page: BillingSettingsPage }) {
     setErrors(problems);
     if (Object.values(problems).some(Boolean)) return;
     try {
-      await save.mutateAsync({
+      const answer = await save.mutateAsync({
         paymentTermsDays: Number(terms),
         quoteValidityDays: Number(validity),
         invoiceFooter: footer,
         remindersEnabled: reminders,
         reminderDays: days!,
       });
+      // As stored: the footer trimmed, the days in order.
+      setFooter(answer.settings.invoiceFooter);
+      setReminderDays(answer.settings.reminderDays.join(', '));
       setSaved(true);
     } catch (error) {
       setErrors({
@@ -182,7 +186,7 @@ export function BillingPanel() {
   if (page.isError) return <Alert>Could not load billing settings: {messageOf(page.error)}</Alert>;
   return (
     <div className="space-y-6">
-      <TermsForm key={page.data.updatedAt ?? 'defaults'} page={page.data} />
+      <TermsForm page={page.data} />
       <section aria-labelledby="tax-rates-title" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
         <h2 id="tax-rates-title" className="text-lg font-semibold text-slate-900">
           Sales tax rates
