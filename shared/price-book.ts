@@ -191,6 +191,7 @@ export const priceBookImportResultSchema = z.object({
   dryRun: z.boolean(),
   /** Whether the rows were written (never when there is an error, never on a dry run). */
   imported: z.boolean(),
+  /** The file's data rows (the header not counted). */
   rows: z.number().int(),
   created: z.number().int(),
   updated: z.number().int(),

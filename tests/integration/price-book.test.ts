@@ -244,6 +244,7 @@ describe('CSV import and export', () => {
     const preview = await upload(admin, csv, true);
     expect(preview.statusCode, preview.body).toBe(200);
     const result = preview.json() as PriceBookImportResult;
+    expect([result.rows, result.created, result.updated]).toEqual([8, 5, 0]);
     expect(result.errors).toEqual([
       { line: 7, column: 'price', message: priceBookMessages.priceInvalid },
       { line: 8, column: 'code', message: priceBookMessages.duplicateInFile('imp-1', 2) },

@@ -105,13 +105,13 @@ function decodeCsvText(bytes: Buffer): string {
  * Reads and checks every row of an import file; nothing touches the database. Columns absent from
  * the file keep an existing item's value (a file of code and price updates only prices).
  */
-export function readImportFile(bytes: Buffer): { rows: ParsedRow[]; errors: PriceBookImportError[]; columns: Set<PriceBookCsvColumn> } {
+export function readImportFile(bytes: Buffer): { rows: ParsedRow[]; errors: PriceBookImportError[]; columns: Set<PriceBookCsvColumn>; records: number } {
   const text = decodeCsvText(bytes);
   let records;
   try {
     records = parseCsv(text);
   } catch (error) {
-    if (error instanceof CsvParseError) return { rows: [], errors: [{ line: error.line, column: null, message: priceBookMessages.unclosedQuote }], columns: new Set() };
+    if (error instanceof CsvParseError) return { rows: [], errors: [{ line: error.line, column: null, message: priceBookMessages.unclosedQuote }], columns: new Set(), records: 0 };
     throw error;
   }
   const [header, ...body] = records;
@@ -127,7 +127,7 @@ export function readImportFile(bytes: Buffer): { rows: ParsedRow[]; errors: Pric
   });
   const missing = priceBookCsvRequiredColumns.filter((column) => !columns.has(column));
   if (missing.length > 0) errors.push({ line: header.line, column: null, message: priceBookMessages.headerMissing(missing) });
-  if (errors.length > 0) return { rows: [], errors, columns };
+  if (errors.length > 0) return { rows: [], errors, columns, records: body.length };
 
   const rows: ParsedRow[] = [];
   const firstLineOfCode = new Map<string, number>();
@@ -205,7 +205,7 @@ export function readImportFile(bytes: Buffer): { rows: ParsedRow[]; errors: Pric
     values.code = parsed.data.code;
     rows.push({ line: record.line, code: parsed.data.code, values });
   }
-  return { rows, errors, columns };
+  return { rows, errors, columns, records: body.length };
 }
 
 /** A new item from an import row: the columns the file lacks get the form's defaults. */
@@ -353,7 +353,7 @@ export function createPriceBookService(options: { db: Database }) {
      * written (a 400 whose details are this result).
      */
     async importCsv(bytes: Buffer, dryRun: boolean, actor: AuditActor): Promise<PriceBookImportResult> {
-      const { rows, errors } = readImportFile(bytes);
+      const { rows, errors, records } = readImportFile(bytes);
       const work = async (tx: Database): Promise<PriceBookImportResult> => {
         const items = createPriceBookRepository(tx);
         const existing = new Map((await items.lockByCodes(rows.map((row) => row.code))).map((row) => [row.code.toLowerCase(), row]));
@@ -383,7 +383,7 @@ export function createPriceBookService(options: { db: Database }) {
         const result: PriceBookImportResult = {
           dryRun,
           imported: false,
-          rows: rows.length + errors.length,
+          rows: records,
           created: creates.length,
           updated: updates.length,
           unchanged,
