@@ -42,6 +42,7 @@ export default [
       route('workorders', 'routes/admin/work-orders.tsx', { id: 'admin-workorders' }),
       route('workorders/new', 'routes/admin/work-order-new.tsx', { id: 'admin-workorders-new' }),
       route('workorders/:id', 'routes/admin/work-order-detail.tsx', { id: 'admin-workorder' }),
+      route('price-book', 'routes/admin/price-book.tsx', { id: 'admin-price-book' }),
       route('settings', 'routes/admin/settings.tsx', { id: 'admin-settings' }),
       route('account', 'routes/admin/account.tsx', { id: 'admin-account' }),
       route('*', 'routes/admin/not-found.tsx'),

@@ -68,6 +68,8 @@ import { createDocumentLinkService } from './modules/document-links/index.ts';
 import { calendarRoutes, createCalendarRepository, createCalendarService, createTechnicianBookings } from './modules/calendar/index.ts';
 import { createCustomerRepository } from './modules/customers/customer.repository.ts';
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
+import { createPriceBookService, priceBookRoutes } from './modules/price-book/index.ts';
+import { billingSettingsRoutes, createBillingSettingsService } from './modules/billing-settings/index.ts';
 import { markStartup } from './lib/startup-timing.ts';
 import { loggerOptions, registerRequestIdHeader, requestIdFor } from './logging.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -333,6 +335,10 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       mapTileUrl: config.map.tileUrl,
     }),
   });
+
+  // Billing (issue 20, decision 024-f): the price book (staff read, admins change) and Settings -> Billing.
+  await app.register(priceBookRoutes, { priceBook: createPriceBookService({ db: database.db }) });
+  await app.register(billingSettingsRoutes, { billingSettings: createBillingSettingsService({ db: database.db }) });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir, csp) : undefined;
   app.setNotFoundHandler((request, reply) => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The activity log (issue 10): an append-only record of who changed what and when, written by the
  * services in the same transaction as the change (server/modules/audit/audit.service.ts).
  */
-export const auditEntityTypes = ['customer', 'work_order', 'lead', 'chat_lead', 'staff', 'technician', 'settings'] as const;
+export const auditEntityTypes = ['customer', 'work_order', 'lead', 'chat_lead', 'staff', 'technician', 'settings', 'price_book_item', 'tax_rate'] as const;
 export type AuditEntityType = (typeof auditEntityTypes)[number];
 
 export const auditEntityTypeLabels: Record<AuditEntityType, string> = {
@@ -15,6 +15,8 @@ export const auditEntityTypeLabels: Record<AuditEntityType, string> = {
   staff: 'Staff account',
   technician: 'Technician',
   settings: 'Settings',
+  price_book_item: 'Price book item',
+  tax_rate: 'Tax rate',
 };
 
 /**
@@ -48,6 +50,7 @@ export const auditActionLabels: Record<string, string> = {
   test_sent: 'Test run',
   match_confirmed: 'Possible match: same customer',
   match_dismissed: 'Possible match: new customer',
+  imported: 'Imported',
 };
 
 /** The changed fields: {field: [before, after]}; null on one side for created and deleted. */
@@ -100,6 +103,10 @@ export function auditEntityPath(entityType: string, entityId: string): string | 
       return '/admin/settings?tab=technicians';
     case 'staff':
       return '/admin/settings?tab=staff';
+    case 'price_book_item':
+      return `/admin/price-book?item=${entityId}`;
+    case 'tax_rate':
+      return '/admin/settings?tab=billing';
     default:
       return null;
   }

@@ -61,3 +61,94 @@ export async function* keysetPages<Row>(readPage: (after: Row | undefined, limit
     after = rows[rows.length - 1];
   }
 }
+
+/** A parsed CSV record with the file's line number it starts on (1-based, counting the header). */
+export type CsvParsedRecord = { line: number; fields: string[] };
+
+export class CsvParseError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reads CSV text as RFC 4180 writes it (and as spreadsheets save it): a leading byte-order mark is
+ * dropped, records end with CRLF, LF or CR, a quoted field may hold commas, doubled quotes and line
+ * breaks. Blank lines are skipped. Each record carries the line it starts on, so errors can name it.
+ * An unclosed quote is a CsvParseError naming the line where its field began.
+ */
+export function parseCsv(text: string): CsvParsedRecord[] {
+  const source = text.startsWith(csvByteOrderMark) ? text.slice(1) : text;
+  const records: CsvParsedRecord[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let line = 1;
+  let recordLine = 1;
+  let quoted = false;
+  let fieldStarted = false;
+  let index = 0;
+  const endRecord = () => {
+    fields.push(field);
+    if (!(fields.length === 1 && fields[0] === '' && !fieldStarted)) records.push({ line: recordLine, fields });
+    fields = [];
+    field = '';
+    fieldStarted = false;
+  };
+  while (index < source.length) {
+    const char = source[index]!;
+    if (quoted) {
+      if (char === '"') {
+        if (source[index + 1] === '"') {
+          field += '"';
+          index += 2;
+          continue;
+        }
+        quoted = false;
+        index += 1;
+        continue;
+      }
+      if (char === '\n' || (char === '\r' && source[index + 1] !== '\n')) line += 1;
+      field += char;
+      index += 1;
+      continue;
+    }
+    if (char === '"' && field === '') {
+      quoted = true;
+      fieldStarted = true;
+      index += 1;
+      continue;
+    }
+    if (char === ',') {
+      fields.push(field);
+      field = '';
+      fieldStarted = true;
+      index += 1;
+      continue;
+    }
+    if (char === '\r' || char === '\n') {
+      endRecord();
+      index += char === '\r' && source[index + 1] === '\n' ? 2 : 1;
+      line += 1;
+      recordLine = line;
+      continue;
+    }
+    field += char;
+    fieldStarted = true;
+    index += 1;
+  }
+  if (quoted) throw new CsvParseError(recordLine, 'A quoted field is not closed.');
+  if (field !== '' || fields.length > 0 || fieldStarted) endRecord();
+  return records;
+}
+
+/**
+ * The text a cell holds once an export's formula neutralisation is undone: an apostrophe that
+ * `neutraliseFormula` put before = + - @ (or a tab or CR) is dropped, so an exported file imports back
+ * to the same values. Nothing else is changed; the value is stored as text and never evaluated.
+ */
+export function unneutraliseFormula(text: string): string {
+  return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+}

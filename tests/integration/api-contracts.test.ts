@@ -42,6 +42,7 @@ const takesNoBody = new Set([
   'POST /api/admin/geocoding/batches/:id/resume',
   'POST /api/admin/customers/:id/photos',
   'POST /api/tech/visits/:id/photos',
+  'POST /api/admin/price-book/import',
   'POST /api/admin/work-orders/:id/en-route',
   'POST /api/admin/messages/:id/resend',
 ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvByteOrderMark, csvChunks, csvField, csvRecord, keysetPages, neutraliseFormula } from '#server/lib/csv.ts';
+import { csvByteOrderMark, csvChunks, csvField, CsvParseError, csvRecord, keysetPages, neutraliseFormula, parseCsv, unneutraliseFormula } from '#server/lib/csv.ts';
 
 describe('csvField: RFC 4180 quoting', () => {
   it('leaves plain text, numbers and empty values as they are', () => {
@@ -99,5 +99,43 @@ describe('keysetPages', () => {
     }
     expect(pages).toEqual([[1, 2], [3, 4]]);
     expect(calls).toEqual([undefined, 2, 4]);
+  });
+});
+
+describe('parseCsv: what spreadsheets save, with line numbers', () => {
+  it('drops the byte-order mark and reads CRLF, LF and CR record ends, skipping blank lines', () => {
+    expect(parseCsv(`${csvByteOrderMark}code,name\r\nA,One\r\n\r\nB,Two\nC,Three\rD,Four`)).toEqual([
+      { line: 1, fields: ['code', 'name'] },
+      { line: 2, fields: ['A', 'One'] },
+      { line: 4, fields: ['B', 'Two'] },
+      { line: 5, fields: ['C', 'Three'] },
+      { line: 6, fields: ['D', 'Four'] },
+    ]);
+  });
+
+  it('reads quoted commas, doubled quotes and line breaks; a record that spans lines starts on its first, the next counts on', () => {
+    const text = 'code,description\r\nA,"Filter, 1 in ""MERV 8"""\r\nB,"line one\r\nline two"\r\nC,,\r\n';
+    expect(parseCsv(text)).toEqual([
+      { line: 1, fields: ['code', 'description'] },
+      { line: 2, fields: ['A', 'Filter, 1 in "MERV 8"'] },
+      { line: 3, fields: ['B', 'line one\r\nline two'] },
+      { line: 5, fields: ['C', '', ''] },
+    ]);
+  });
+
+  it('reads back what csvRecord writes, neutralised formulas included once the apostrophe is undone', () => {
+    const values = ['=HYPERLINK("x")', 'a, b', 'say "hi"', 'two\nlines', '-25.00', 'plain'];
+    const [record] = parseCsv(csvRecord(values));
+    expect(record!.fields.map(unneutraliseFormula)).toEqual(values);
+    expect(unneutraliseFormula("'plain")).toBe("'plain");
+  });
+
+  it('refuses an unclosed quote, naming the line where its field began', () => {
+    expect(() => parseCsv('a,b\n1,"open\n2,3\n')).toThrow(CsvParseError);
+    try {
+      parseCsv('a,b\n1,"open\n2,3\n');
+    } catch (error) {
+      expect((error as CsvParseError).line).toBe(2);
+    }
   });
 });

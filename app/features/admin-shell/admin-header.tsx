@@ -14,6 +14,8 @@ export const adminNavigation = [
   { to: '/admin/estimates', label: 'Estimates' },
   { to: '/admin/customers', label: 'Customers' },
   { to: '/admin/workorders', label: 'Work Orders' },
+  // Issue 20: what the company sells and at what price (staff read; admins change).
+  { to: '/admin/price-book', label: 'Price Book' },
 ] as const;
 
 export function AdminHeader({ user }: { user: StaffUser }) {

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { sessionQuery } from '#client/features/auth/index.ts';
 import { ActivityPanel } from './activity-panel.tsx';
+import { BillingPanel } from './billing-panel.tsx';
 import { CompanyPanel } from './company-panel.tsx';
 import { DataPanel } from './data-panel.tsx';
 import { IntegrationsPanel } from './integrations-panel.tsx';
@@ -15,6 +16,7 @@ const panels: Record<SettingsTabId, () => React.ReactNode> = {
   technicians: TechniciansPanel,
   company: CompanyPanel,
   messages: MessagesPanel,
+  billing: BillingPanel,
   integrations: IntegrationsPanel,
   activity: ActivityPanel,
   data: DataPanel,

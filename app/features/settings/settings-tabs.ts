@@ -8,6 +8,7 @@ export const settingsTabs = [
   { id: 'technicians', label: 'Technicians' },
   { id: 'company', label: 'Company profile' },
   { id: 'messages', label: 'Messages' },
+  { id: 'billing', label: 'Billing' },
   { id: 'integrations', label: 'Integrations' },
   { id: 'activity', label: 'Activity log' },
   { id: 'data', label: 'Export & backup' },

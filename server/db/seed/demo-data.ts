@@ -34,6 +34,7 @@ import type { ChatIntent, ChatUrgency } from '#shared/chat.ts';
 import { estimatePriority } from '#shared/estimates.ts';
 import { addDays } from '#shared/dates.ts';
 import { assignDemoLocations } from './locations.ts';
+import { seedPriceBook } from './price-book.ts';
 
 /**
  * Demo data for a heating and air-conditioning company in the South Carolina Low Country.
@@ -829,6 +830,8 @@ export async function seedDemoData(db: Database, options: SeedDemoOptions = {}):
       };
     });
     await insertRows(tx, adminNotifications, notifications, 500);
+    // The price book and tax rates (issue 20): into empty tables only, about a hundred rows.
+    await seedPriceBook(tx);
     // Demo data sends nothing: the work orders just inserted queued themselves for the messaging
     // planner (a trigger on work_orders, decision 021-a); their entries leave the queue before the
     // commit (all of it in a fresh database; only the seed's when adding to one with --force).
