@@ -66,6 +66,7 @@ import { pruneTechActions } from './modules/tech/tech-housekeeping.ts';
 import { calendarRoutes, createCalendarRepository, createCalendarService, createTechnicianBookings } from './modules/calendar/index.ts';
 import { createCustomerRepository } from './modules/customers/customer.repository.ts';
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
+import { createInvoiceService, invoiceRoutes } from './modules/invoices/index.ts';
 import { markStartup } from './lib/startup-timing.ts';
 import { loggerOptions, registerRequestIdHeader, requestIdFor } from './logging.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -270,6 +271,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     }),
   });
   await app.register(dashboardRoutes, { dashboard: createDashboardService({ db: database.db, timeZone: config.businessTimeZone }) });
+  // Invoices, credit notes and payments for the office (issue 20, decision 024-g).
+  await app.register(invoiceRoutes, { invoices: createInvoiceService({ db: database.db, timeZone: config.businessTimeZone, company: config.company, now }) });
   const map = createMapService({
     db: database.db,
     timeZone: config.businessTimeZone,

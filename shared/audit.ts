@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The activity log (issue 10): an append-only record of who changed what and when, written by the
  * services in the same transaction as the change (server/modules/audit/audit.service.ts).
  */
-export const auditEntityTypes = ['customer', 'work_order', 'lead', 'chat_lead', 'staff', 'technician', 'settings'] as const;
+export const auditEntityTypes = ['customer', 'work_order', 'lead', 'chat_lead', 'staff', 'technician', 'settings', 'invoice'] as const;
 export type AuditEntityType = (typeof auditEntityTypes)[number];
 
 export const auditEntityTypeLabels: Record<AuditEntityType, string> = {
@@ -15,6 +15,7 @@ export const auditEntityTypeLabels: Record<AuditEntityType, string> = {
   staff: 'Staff account',
   technician: 'Technician',
   settings: 'Settings',
+  invoice: 'Invoice',
 };
 
 /**
@@ -98,6 +99,8 @@ export function auditEntityPath(entityType: string, entityId: string): string | 
       return `/admin/estimates?filter=all&lead=chat:${entityId}`;
     case 'technician':
       return '/admin/settings?tab=technicians';
+    case 'invoice':
+      return `/admin/invoices/${entityId}`;
     case 'staff':
       return '/admin/settings?tab=staff';
     default:
