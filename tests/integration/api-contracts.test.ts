@@ -44,6 +44,8 @@ const takesNoBody = new Set([
   'POST /api/tech/visits/:id/photos',
   'POST /api/admin/work-orders/:id/en-route',
   'POST /api/admin/messages/:id/resend',
+  'POST /api/admin/invoices/:id/issue',
+  'POST /api/admin/work-orders/:id/invoice',
 ]);
 
 /**
