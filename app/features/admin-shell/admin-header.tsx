@@ -14,6 +14,7 @@ export const adminNavigation = [
   { to: '/admin/estimates', label: 'Estimates' },
   { to: '/admin/customers', label: 'Customers' },
   { to: '/admin/workorders', label: 'Work Orders' },
+  { to: '/admin/invoices', label: 'Invoices' },
 ] as const;
 
 export function AdminHeader({ user }: { user: StaffUser }) {
