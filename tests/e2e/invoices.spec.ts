@@ -62,7 +62,7 @@ test('a completed work order is invoiced, edited, issued and paid in cash and by
   await expectNoSeriousA11yViolations(page);
   await editor.getByRole('button', { name: 'Save lines' }).click();
   await expect(page.getByRole('alert').or(page.getByText('Lines saved.'))).toHaveText('Lines saved.');
-  const document = page.getByRole('article', { name: /^Invoice Draft/ });
+  const document = page.getByRole('article', { name: 'Invoice Draft as the customer sees it' });
   await expect(document.getByTestId('document-balance')).toHaveText('$503.00');
 
   const before = await receivables(page.request);
@@ -97,7 +97,7 @@ test('a completed work order is invoiced, edited, issued and paid in cash and by
   await expect(page.getByRole('heading', { level: 1, name: `Invoice ${number}` })).toBeVisible();
   await expect(page.getByText('Paid', { exact: true }).first()).toBeVisible();
   await expect(page.getByTestId('document-balance')).toHaveText('$0.00');
-  await expect(page.getByRole('article', { name: `Invoice ${number}` }).getByText('Check #1043')).toBeVisible();
+  await expect(page.getByRole('article', { name: `Invoice ${number} as the customer sees it` }).getByText(/^Check #1043, /)).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
   // The A/R figures: this invoice's $503 came in this month (the figures are shared by every journey, so compare with before).

@@ -10,7 +10,7 @@ const kindTitle = { invoice: 'Invoice', credit_note: 'Credit note', quote: 'Quot
  */
 export function BillingDocumentView({ document }: { document: BillingDocument }) {
   return (
-    <article aria-label={`${kindTitle[document.kind]} ${document.number}`} className="space-y-6 rounded-lg border border-slate-200 bg-white p-4 text-slate-900 shadow-sm sm:p-8">
+    <article aria-label={`${kindTitle[document.kind]} ${document.number} as the customer sees it`} className="space-y-6 rounded-lg border border-slate-200 bg-white p-4 text-slate-900 shadow-sm sm:p-8">
       <header className="flex flex-col gap-4 sm:flex-row sm:justify-between">
         <div>
           <p className="text-lg font-bold">{document.company.name}</p>
