@@ -6,8 +6,8 @@
  * 1. Data: its own PGlite data dir `bench/.data/pglite-invoices-{N}` (seeded once, in `<dir>.partial`
  *    renamed into place with a `seeded.json` marker, then reused), or with --database-url a scratch
  *    PostgreSQL database next to the given one (seeded each run, dropped at the end). Bulk inserts:
- *    5,000 customers, N invoices with a line each (5 % drafts, 5 % void, 50 % paid, 15 % partially
- *    paid, 25 % sent; open ones issued over the last 120 days, so most are overdue by some bucket),
+ *    5,000 customers, N invoices with a line each (2 % drafts, 2 % void, 88 % paid, 3 % partially
+ *    paid, 5 % sent; open ones issued over the last 150 days, so they fill every aging bucket),
  *    a payment for each paid or partially paid invoice, and the bench staff user.
  * 2. Baseline: each endpoint's own SQL (the invoice repository's statements) straight on the driver
  *    with `--connections` callers in flight: the database's ceiling for that work.
@@ -67,14 +67,14 @@ async function seed(handle: DatabaseHandle): Promise<void> {
       select (${sqlArray(firstNames)})[1 + i % ${firstNames.length}] || ' ' || (${sqlArray(lastNames)})[1 + (i / ${firstNames.length}) % ${lastNames.length}] || ' ' || i,
              '(843) 555-' || lpad((i % 10000)::text, 4, '0'), i || ' Palmetto Bay Rd', 'Bluffton', 'SC', '29910', 'customer' || i || '@example.com'
       from generate_series(1, 5000) as i`);
-    // Status by i % 100: 0-4 draft, 5-9 void, 10-59 paid, 60-74 partially paid, 75-99 sent.
+    // Status by i % 100: 0-1 draft, 2-3 void, 4-91 paid, 92-94 partially paid, 95-99 sent (8 % open).
     await run(`
       with numbered as (select id, name, row_number() over (order by id) as n from customers),
       series as (
         select i,
-          case when i % 100 < 5 then 'draft' when i % 100 < 10 then 'void' when i % 100 < 60 then 'paid' when i % 100 < 75 then 'partially_paid' else 'sent' end as status,
+          case when i % 100 < 2 then 'draft' when i % 100 < 4 then 'void' when i % 100 < 92 then 'paid' when i % 100 < 95 then 'partially_paid' else 'sent' end as status,
           5000 + (i * 7919) % 150000 as total,
-          case when i % 100 >= 60 then ('${today}'::date - (i % 120)) else ('${today}'::date - (i % 730)) end as issued
+          case when i % 100 >= 92 then ('${today}'::date - (i % 150)) else ('${today}'::date - (i % 730)) end as issued
         from generate_series(1, ${invoiceCount}) as i
       )
       insert into invoices (kind, invoice_number, customer_id, status, issued_on, due_on, billing_name, billing_address_lines,

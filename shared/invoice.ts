@@ -26,6 +26,7 @@ export const invoiceMessages = {
   customerNotFound: 'Customer not found.',
   workOrderNotFound: 'Work order not found.',
   workOrderNotCompleted: 'Only a completed work order can be invoiced.',
+  workOrderOtherCustomer: "That work order is another customer's.",
   notDraft: 'This invoice has been issued and can no longer be edited. Correct it with a credit note, or void it and create a new one.',
   notIssued: 'Only an issued invoice can take payments.',
   alreadyIssued: 'This invoice has already been issued.',

@@ -159,6 +159,13 @@ describe('from a completed work order', () => {
     expect(detail.invoice.totalCents).toBe(18_500);
   });
 
+  it("refuses a draft for one customer that names another customer's work order", async () => {
+    const { id } = await workOrder('completed');
+    const response = await call('POST', '/api/admin/invoices', { customerId: await customer(), workOrderId: id, lines: [line()] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe(invoiceMessages.workOrderOtherCustomer);
+  });
+
   it('refuses a work order that is not completed', async () => {
     const { id } = await workOrder('in-progress');
     const response = await call('POST', `/api/admin/work-orders/${id}/invoice`);

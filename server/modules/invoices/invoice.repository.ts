@@ -106,7 +106,7 @@ export function createInvoiceRepository(db: DbExecutor) {
 
     async workOrderNumber(id: string | null) {
       if (!id) return undefined;
-      return (await db.select({ number: workOrders.workOrderNumber, status: workOrders.status }).from(workOrders).where(eq(workOrders.id, id)))[0];
+      return (await db.select({ number: workOrders.workOrderNumber, status: workOrders.status, customerId: workOrders.customerId }).from(workOrders).where(eq(workOrders.id, id)))[0];
     },
 
     async numberOf(id: string | null): Promise<string | null> {
@@ -208,7 +208,8 @@ export function createInvoiceRepository(db: DbExecutor) {
         .select(listColumns)
         .from(invoices)
         .where(where)
-        .orderBy(desc(invoices.createdAt), desc(invoices.id))
+        // "desc nulls last": the order of invoices_list_order_idx and its per-status twin exactly, or the planner sorts all rows.
+        .orderBy(sql`${invoices.createdAt} desc nulls last`, sql`${invoices.id} desc nulls last`)
         .limit(query.pageSize)
         .offset(offset);
       if (rows.length > 0 && rows.length < query.pageSize) return { rows, total: offset + rows.length, totalCapped: false };

@@ -26,6 +26,7 @@ import {
 } from '#shared/invoice.ts';
 import { documentTotals, formatCents } from '#shared/money.ts';
 import { withTransaction, type Database, type DbExecutor } from '#server/db/client.ts';
+import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { priceBookItems } from '#server/db/schema/index.ts';
 import { AppError } from '#server/errors.ts';
 import { recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
@@ -114,6 +115,11 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
   const { db, timeZone, company, now = () => new Date() } = options;
   const today = () => todayIn(timeZone, now());
   const repository = createInvoiceRepository(db);
+  /**
+   * The A/R figures, kept per database snapshot and company day like the dashboard's (decision
+   * 013): they read every open invoice, and can only change when a transaction commits.
+   */
+  const receivablesCache = createSnapshotCache<ReceivablesSummary>(db, { maxEntries: 2 });
 
   function toInvoice(row: InvoiceRow, extra: { workOrderNumber?: string | null; workOrderCompleted?: boolean; creditedInvoiceNumber?: string | null } = {}): Invoice {
     return {
@@ -368,7 +374,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
     /** Unpaid, overdue, aging and paid this month, in the company's time zone. */
     async receivables(): Promise<ReceivablesSummary> {
       const day = today();
-      return { today: day, ...(await repository.receivables(day, monthStart(day), monthStart(day, 1))) };
+      return receivablesCache.get(day, async () => ({ today: day, ...(await repository.receivables(day, monthStart(day), monthStart(day, 1))) }));
     },
 
     async detail(id: string): Promise<InvoiceDetailResponse> {
@@ -380,6 +386,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
         if (values.workOrderId) {
           const workOrder = await createInvoiceRepository(tx).workOrderNumber(values.workOrderId);
           if (!workOrder) throw invalid(invoiceMessages.workOrderNotFound, 'workOrderId');
+          if (workOrder.customerId !== values.customerId) throw invalid(invoiceMessages.workOrderOtherCustomer, 'workOrderId');
         }
         return insertDraft(tx, values, actor, 'created');
       });
