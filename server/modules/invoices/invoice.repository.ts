@@ -184,7 +184,8 @@ export function createInvoiceRepository(db: DbExecutor) {
     },
 
     /**
-     * A page of the Invoices screen, newest first (invoices_list_order_idx / its per-status twin),
+     * A page of the Invoices screen, newest first (invoices_list_order_idx / its per-status twin;
+     * overdue ones by due date, oldest first, through invoices_open_due_idx),
      * with the matches counted up to countCap + 1 (server/db/count-cap.ts).
      */
     async list(query: InvoiceListQuery, today: string) {
@@ -208,8 +209,13 @@ export function createInvoiceRepository(db: DbExecutor) {
         .select(listColumns)
         .from(invoices)
         .where(where)
-        // "desc nulls last": the order of invoices_list_order_idx and its per-status twin exactly, or the planner sorts all rows.
-        .orderBy(sql`${invoices.createdAt} desc nulls last`, sql`${invoices.id} desc nulls last`)
+        .orderBy(
+          ...(query.status === 'overdue'
+            ? // Most overdue first, through invoices_open_due_idx (the office chases the oldest first).
+              [asc(invoices.dueOn), asc(invoices.id)]
+            : // "desc nulls last": the order of invoices_list_order_idx and its per-status twin exactly, or the planner sorts all rows.
+              [sql`${invoices.createdAt} desc nulls last`, sql`${invoices.id} desc nulls last`]),
+        )
         .limit(query.pageSize)
         .offset(offset);
       if (rows.length > 0 && rows.length < query.pageSize) return { rows, total: offset + rows.length, totalCapped: false };
