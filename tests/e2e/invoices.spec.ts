@@ -115,3 +115,29 @@ test('a completed work order is invoiced, edited, issued and paid in cash and by
   await expect(row.getByText('Paid', { exact: true })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 });
+
+test('the dashboard’s A/R figures move live when a payment is recorded elsewhere', async ({ page, browser }) => {
+  await signIn(page);
+  const { workOrder } = await completedWorkOrder(page.request);
+  const created = await page.request.post(`/api/admin/work-orders/${workOrder.id}/invoice`);
+  expect(created.status(), await created.text()).toBe(201);
+  const id = ((await created.json()) as { invoice: { id: string } }).invoice.id;
+  const priced = await page.request.put(`/api/admin/invoices/${id}`, { data: { lines: [{ name: 'Repair service', quantityMilli: 1000, unitPriceCents: 12_345 }], notes: '' } });
+  expect(priced.status(), await priced.text()).toBe(200);
+  expect((await page.request.post(`/api/admin/invoices/${id}/issue`)).status()).toBe(200);
+
+  // The dashboard stays open (no reload); another session records the payment.
+  await expect(page.getByTestId('ar-paid')).not.toHaveText('…');
+  const shown = (await page.getByTestId('ar-paid').textContent()) ?? '';
+  const other = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    const otherPage = await other.newPage();
+    await signIn(otherPage);
+    const paid = await otherPage.request.post(`/api/admin/invoices/${id}/payments`, { data: { method: 'cash', amountCents: 12_345, receivedOn: (await receivables(otherPage.request)).today } });
+    expect(paid.status(), await paid.text()).toBe(201);
+  } finally {
+    await other.close();
+  }
+  await expect(page.getByTestId('ar-paid')).not.toHaveText(shown);
+  await expect(page.getByTestId('ar-paid')).toHaveText(formatCents((await receivables(page.request)).paidThisMonthCents));
+});
