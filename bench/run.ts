@@ -8,7 +8,7 @@
  * - `--database-url URL` goes to every benchmark (each runs on PostgreSQL then);
  * - with `--only` (a quick check of some endpoints, or `--only export`), only bench/api.ts runs;
  *   `--only messaging` runs bench/messaging.ts alone instead, `--only tech` bench/tech.ts,
- *   `--only pdf` bench/billing-pdf.ts.
+ *   `--only invoices` bench/invoices.ts, `--only pdf` bench/billing-pdf.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -22,7 +22,7 @@ const databaseUrl = typeof values['database-url'] === 'string' ? values['databas
 const shared = databaseUrl ? ['--database-url', databaseUrl] : [];
 
 /** Benchmarks that `--only <name>` runs alone (the other `--only` values are bench/api.ts's). */
-const alone: Record<string, string> = { messaging: 'bench/messaging.ts', tech: 'bench/tech.ts', pdf: 'bench/billing-pdf.ts' };
+const alone: Record<string, string> = { messaging: 'bench/messaging.ts', tech: 'bench/tech.ts', invoices: 'bench/invoices.ts', pdf: 'bench/billing-pdf.ts' };
 const only = typeof values.only === 'string' ? alone[values.only] : undefined;
 const runs: [script: string, args: string[]][] = only ? [[only, shared]] : [['bench/api.ts', args]];
 if (values.only === undefined) {

@@ -70,6 +70,7 @@ import { createCustomerRepository } from './modules/customers/customer.repositor
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
 import { createPriceBookService, priceBookRoutes } from './modules/price-book/index.ts';
 import { billingSettingsRoutes, createBillingSettingsService } from './modules/billing-settings/index.ts';
+import { createInvoiceService, invoiceRoutes } from './modules/invoices/index.ts';
 import { markStartup } from './lib/startup-timing.ts';
 import { loggerOptions, registerRequestIdHeader, requestIdFor } from './logging.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -277,6 +278,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     }),
   });
   await app.register(dashboardRoutes, { dashboard: createDashboardService({ db: database.db, timeZone: config.businessTimeZone }) });
+  // Invoices, credit notes and payments for the office (issue 20, decision 024-g).
+  await app.register(invoiceRoutes, { invoices: createInvoiceService({ db: database.db, timeZone: config.businessTimeZone, company: config.company, now }) });
   const map = createMapService({
     db: database.db,
     timeZone: config.businessTimeZone,

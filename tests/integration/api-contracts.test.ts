@@ -45,6 +45,8 @@ const takesNoBody = new Set([
   'POST /api/admin/price-book/import',
   'POST /api/admin/work-orders/:id/en-route',
   'POST /api/admin/messages/:id/resend',
+  'POST /api/admin/invoices/:id/issue',
+  'POST /api/admin/work-orders/:id/invoice',
 ]);
 
 /**

@@ -14,6 +14,7 @@ export const adminNavigation = [
   { to: '/admin/estimates', label: 'Estimates' },
   { to: '/admin/customers', label: 'Customers' },
   { to: '/admin/workorders', label: 'Work Orders' },
+  { to: '/admin/invoices', label: 'Invoices' },
   // Issue 20: what the company sells and at what price (staff read; admins change).
   { to: '/admin/price-book', label: 'Price Book' },
 ] as const;

@@ -24,6 +24,7 @@ import {
   workOrderStatusLabel,
   workOrderStatusTone,
 } from '#client/features/work-orders/index.ts';
+import { ReceivablesFigures } from '#client/features/invoices/index.ts';
 import { useDashboard } from './api.ts';
 
 /**
@@ -120,6 +121,8 @@ export function Dashboard({ userName }: { userName?: string }) {
           <StatCard {...card('chatConversion', '%')} />
         </ul>
       </section>
+
+      <ReceivablesFigures />
 
       <nav aria-label="Quick actions" className="flex flex-wrap gap-2">
         <Link to={dashboardPaths.calendar} className={buttonClass('secondary')}>

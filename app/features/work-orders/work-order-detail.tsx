@@ -5,6 +5,7 @@ import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { ConfirmDialog } from '#client/components/ui/dialog.tsx';
 import { apiErrorMessage, PossibleMatchPanel } from '#client/features/customers/index.ts';
+import { CreateInvoiceButton } from '#client/features/invoices/index.ts';
 import { isConflict, isNotFound, useChangeWorkOrderStatus, useWorkOrderDetail, type WorkOrderDetailResponse } from './api.ts';
 import { workOrderNumberLabel, workOrderStatusLabel } from './labels.ts';
 import type { Notice } from './detail-card.tsx';
@@ -125,6 +126,7 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
             onSchedule={() => setIsScheduling(true)}
             onCancel={() => setIsConfirmingCancel(true)}
           />
+          {workOrder.status === 'completed' ? <CreateInvoiceButton workOrderId={workOrder.id} /> : null}
           {steps ? <StepsCard steps={steps} /> : null}
           <WorkOrderMessagesCard workOrder={workOrder} technicianName={technician?.name} />
         </div>

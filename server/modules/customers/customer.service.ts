@@ -109,10 +109,22 @@ function photoName(objectKey: string): string {
   return (objectKey.split('/').pop() ?? objectKey).replace(/^\d+_/, '').replace(/-[0-9a-f]{8}-display\.[a-z0-9]+$/, '');
 }
 
+/** 23503 foreign_key_violation, or 23001 restrict_violation (an ON DELETE RESTRICT key, as the billing tables have). */
 function isForeignKeyViolation(error: unknown): boolean {
   const cause = (error as { cause?: unknown })?.cause ?? error;
-  return (cause as { code?: string })?.code === '23503';
+  const code = (cause as { code?: string })?.code;
+  return code === '23503' || code === '23001';
 }
+
+/** The table whose foreign key refused a delete ("invoices_customer_id_customers_id_fk" -> "invoices"). */
+function refusingTable(error: unknown): string | undefined {
+  const cause = (error as { cause?: unknown })?.cause ?? error;
+  const { table, constraint } = cause as { table?: string; constraint?: string };
+  return table ?? constraint?.split('_customer_id_')[0];
+}
+
+/** Billing documents are an accountant's records (decision 024-c): a customer who has any is never deleted. */
+export const customerHasBillingDocumentsMessage = 'This customer has invoices or quotes, which are kept for the accounts. A customer with billing documents cannot be deleted.';
 
 export function createCustomerService(options: { db: Database; storage: ObjectStorage; log: FastifyBaseLogger }) {
   const { db, storage, log } = options;
@@ -179,7 +191,11 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
         result = await repository.deleteUnlessWorkOrders(customer, (tx, deleted) => recordCustomerChange(tx, actor, 'deleted', deleted, undefined));
       } catch (error) {
         // A work order created at the same moment: the foreign key refuses the delete.
-        if (isForeignKeyViolation(error)) throw new AppError('CONFLICT', 'This customer has work orders. Delete or reassign them first.');
+        if (isForeignKeyViolation(error)) {
+          const table = refusingTable(error);
+          if (table === 'invoices' || table === 'quotes' || table === 'payments') throw new AppError('CONFLICT', customerHasBillingDocumentsMessage);
+          throw new AppError('CONFLICT', 'This customer has work orders. Delete or reassign them first.');
+        }
         throw error;
       }
       if (result.outcome === 'not-found') throw customerNotFound();

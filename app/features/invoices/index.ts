@@ -1,0 +1,6 @@
+/** Public entry of invoices: other features import only what this file exports (decision 019-l). */
+export { invoiceKeys } from './api.ts';
+export { CreateInvoiceButton } from './create-invoice-button.tsx';
+export { InvoiceDetail } from './invoice-detail.tsx';
+export { InvoiceList } from './invoice-list.tsx';
+export { ReceivablesFigures } from './receivables.tsx';

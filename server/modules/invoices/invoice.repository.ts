@@ -1,0 +1,289 @@
+import { and, asc, desc, eq, gte, inArray, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { addDays } from '#shared/dates.ts';
+import type { InvoiceListQuery } from '#shared/invoice.ts';
+import type { DbExecutor } from '#server/db/client.ts';
+import { cappedTotal, countCap } from '#server/db/count-cap.ts';
+import { containsPattern } from '#server/db/like-pattern.ts';
+import {
+  auditLog,
+  billingSettings,
+  customers,
+  documentCounters,
+  invoiceLines,
+  invoices,
+  payments,
+  taxRates,
+  visitCompletions,
+  workOrders,
+} from '#server/db/schema/index.ts';
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+export type NewInvoice = typeof invoices.$inferInsert;
+export type InvoiceLineRow = typeof invoiceLines.$inferSelect;
+export type NewInvoiceLine = typeof invoiceLines.$inferInsert;
+export type PaymentRow = typeof payments.$inferSelect;
+export type NewPayment = typeof payments.$inferInsert;
+
+/** Billing settings as the invoices read them: the row of Settings -> Billing, or its defaults when it has none. */
+export const defaultPaymentTermsDays = 30;
+
+const listColumns = {
+  id: invoices.id,
+  kind: invoices.kind,
+  invoiceNumber: invoices.invoiceNumber,
+  status: invoices.status,
+  customerId: invoices.customerId,
+  billingName: invoices.billingName,
+  issuedOn: invoices.issuedOn,
+  dueOn: invoices.dueOn,
+  totalCents: invoices.totalCents,
+  paidCents: invoices.paidCents,
+  balanceCents: invoices.balanceCents,
+  createdAt: invoices.createdAt,
+};
+
+const openStatuses = ['sent', 'partially_paid'];
+
+export function createInvoiceRepository(db: DbExecutor) {
+  return {
+    async find(id: string): Promise<InvoiceRow | undefined> {
+      return (await db.select().from(invoices).where(eq(invoices.id, id)))[0];
+    },
+
+    /** The invoice's row, locked until the transaction ends: payments, refunds and state changes queue on it. */
+    async lock(id: string): Promise<InvoiceRow | undefined> {
+      return (await db.select().from(invoices).where(eq(invoices.id, id)).for('update'))[0];
+    },
+
+    async insert(values: NewInvoice): Promise<InvoiceRow> {
+      return (await db.insert(invoices).values(values).returning())[0]!;
+    },
+
+    async update(id: string, values: Partial<NewInvoice>): Promise<InvoiceRow> {
+      return (
+        await db
+          .update(invoices)
+          .set({ ...values, updatedAt: sql`now()` })
+          .where(eq(invoices.id, id))
+          .returning()
+      )[0]!;
+    },
+
+    async lines(invoiceId: string): Promise<InvoiceLineRow[]> {
+      return db.select().from(invoiceLines).where(eq(invoiceLines.invoiceId, invoiceId)).orderBy(asc(invoiceLines.position));
+    },
+
+    async replaceLines(invoiceId: string, lines: Omit<NewInvoiceLine, 'invoiceId'>[]): Promise<void> {
+      await db.delete(invoiceLines).where(eq(invoiceLines.invoiceId, invoiceId));
+      if (lines.length > 0) await db.insert(invoiceLines).values(lines.map((line) => ({ ...line, invoiceId })));
+    },
+
+    /**
+     * The next gapless number of a kind (decision 024-c): the counter's row stays locked until the
+     * issuing transaction ends, so concurrent issuers queue and a rollback gives the number back.
+     */
+    async nextNumber(kind: 'invoice' | 'credit_note'): Promise<number> {
+      const result = await db
+        .insert(documentCounters)
+        .values({ kind, nextNumber: 2 })
+        .onConflictDoUpdate({ target: documentCounters.kind, set: { nextNumber: sql`${documentCounters.nextNumber} + 1` } })
+        .returning({ number: sql<number>`${documentCounters.nextNumber} - 1`.mapWith(Number) });
+      return result[0]!.number;
+    },
+
+    async customer(id: string) {
+      return (await db.select().from(customers).where(eq(customers.id, id)))[0];
+    },
+
+    async workOrder(id: string) {
+      const rows = await db
+        .select({ workOrder: workOrders, materials: visitCompletions.materials, summary: visitCompletions.summary })
+        .from(workOrders)
+        .leftJoin(visitCompletions, eq(visitCompletions.workOrderId, workOrders.id))
+        .where(eq(workOrders.id, id));
+      return rows[0];
+    },
+
+    async workOrderNumber(id: string | null) {
+      if (!id) return undefined;
+      return (await db.select({ number: workOrders.workOrderNumber, status: workOrders.status, customerId: workOrders.customerId }).from(workOrders).where(eq(workOrders.id, id)))[0];
+    },
+
+    async numberOf(id: string | null): Promise<string | null> {
+      if (!id) return null;
+      return (await db.select({ number: invoices.invoiceNumber }).from(invoices).where(eq(invoices.id, id)))[0]?.number ?? null;
+    },
+
+    async settings() {
+      const [settings] = await db.select().from(billingSettings).where(eq(billingSettings.id, 1));
+      const [rate] = await db
+        .select({ ratePpm: taxRates.ratePpm })
+        .from(taxRates)
+        .where(and(eq(taxRates.isDefault, true), eq(taxRates.active, true)));
+      return {
+        paymentTermsDays: settings?.paymentTermsDays ?? defaultPaymentTermsDays,
+        invoiceFooter: settings?.invoiceFooter ?? '',
+        defaultTaxRatePpm: rate?.ratePpm ?? 0,
+      };
+    },
+
+    async payments(invoiceId: string) {
+      return db
+        .select({ payment: payments, creditNoteNumber: invoices.invoiceNumber })
+        .from(payments)
+        .leftJoin(invoices, eq(invoices.id, payments.creditNoteId))
+        .where(eq(payments.invoiceId, invoiceId))
+        .orderBy(asc(payments.createdAt), asc(payments.id));
+    },
+
+    async payment(id: string): Promise<PaymentRow | undefined> {
+      return (await db.select().from(payments).where(eq(payments.id, id)))[0];
+    },
+
+    async paymentByIdempotencyKey(key: string): Promise<PaymentRow | undefined> {
+      return (await db.select().from(payments).where(eq(payments.idempotencyKey, key)))[0];
+    },
+
+    async refundedOf(paymentId: string): Promise<number> {
+      const [row] = await db
+        .select({ total: sql<number>`coalesce(sum(${payments.amountCents}), 0)`.mapWith(Number) })
+        .from(payments)
+        .where(and(eq(payments.refundOfPaymentId, paymentId), eq(payments.kind, 'refund')));
+      return row?.total ?? 0;
+    },
+
+    async insertPayment(values: NewPayment): Promise<PaymentRow> {
+      return (await db.insert(payments).values(values).returning())[0]!;
+    },
+
+    /** The credit notes issued against an invoice (void ones included, for the record). */
+    async creditNotesOf(invoiceId: string): Promise<InvoiceRow[]> {
+      return db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.creditedInvoiceId, invoiceId), eq(invoices.kind, 'credit_note')))
+        .orderBy(asc(invoices.createdAt));
+    },
+
+    /** What the non-void credit notes of an invoice add up to. */
+    async creditedTotal(invoiceId: string): Promise<number> {
+      const [row] = await db
+        .select({ total: sql<number>`coalesce(sum(${invoices.totalCents}), 0)`.mapWith(Number) })
+        .from(invoices)
+        .where(and(eq(invoices.creditedInvoiceId, invoiceId), ne(invoices.status, 'void')));
+      return row?.total ?? 0;
+    },
+
+    async history(invoiceId: string) {
+      return db
+        .select({ action: auditLog.action, actorName: auditLog.actorName, occurredAt: auditLog.occurredAt, changes: auditLog.changes })
+        .from(auditLog)
+        .where(and(eq(auditLog.entityType, 'invoice'), eq(auditLog.entityId, invoiceId)))
+        .orderBy(desc(auditLog.occurredAt), desc(auditLog.id))
+        .limit(200);
+    },
+
+    /**
+     * A page of the Invoices screen, newest first (invoices_list_order_idx / its per-status twin;
+     * overdue ones by due date, oldest first, through invoices_open_due_idx),
+     * with the matches counted up to countCap + 1 (server/db/count-cap.ts).
+     */
+    async list(query: InvoiceListQuery, today: string) {
+      const conditions: SQL[] = [];
+      if (query.status === 'overdue') {
+        conditions.push(inArray(invoices.status, openStatuses), lt(invoices.dueOn, today));
+      } else if (query.status !== 'all') {
+        conditions.push(eq(invoices.status, query.status));
+      }
+      if (query.kind) conditions.push(eq(invoices.kind, query.kind));
+      if (query.customerId) conditions.push(eq(invoices.customerId, query.customerId));
+      if (query.search) {
+        // The expression of invoices_search_trgm_idx, so the trigram index serves it.
+        conditions.push(sql`lower(coalesce(${invoices.invoiceNumber}, '') || ' ' || ${invoices.billingName}) like ${containsPattern(query.search.toLowerCase())}`);
+      }
+      if (query.issuedFrom) conditions.push(gte(invoices.issuedOn, query.issuedFrom));
+      if (query.issuedTo) conditions.push(lte(invoices.issuedOn, query.issuedTo));
+      const where = conditions.length > 0 ? and(...conditions) : undefined;
+      const offset = (query.page - 1) * query.pageSize;
+      const rows = await db
+        .select(listColumns)
+        .from(invoices)
+        .where(where)
+        .orderBy(
+          ...(query.status === 'overdue'
+            ? // Most overdue first, through invoices_open_due_idx (the office chases the oldest first).
+              [asc(invoices.dueOn), asc(invoices.id)]
+            : // "desc nulls last": the order of invoices_list_order_idx and its per-status twin exactly, or the planner sorts all rows.
+              [sql`${invoices.createdAt} desc nulls last`, sql`${invoices.id} desc nulls last`]),
+        )
+        .limit(query.pageSize)
+        .offset(offset);
+      if (rows.length > 0 && rows.length < query.pageSize) return { rows, total: offset + rows.length, totalCapped: false };
+      const [counted] = await db.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(
+        db
+          .select({ one: sql`1` })
+          .from(invoices)
+          .where(where)
+          .limit(countCap + 1)
+          .as('matching'),
+      );
+      return { rows, ...cappedTotal(counted?.total ?? 0, rows.length === 0 ? 0 : offset + rows.length) };
+    },
+
+    /**
+     * The A/R figures in one statement: the open invoices through invoices_open_due_idx (its
+     * predicate is repeated so the planner uses it), money received this month by received date.
+     */
+    async receivables(today: string, monthStart: string, nextMonthStart: string) {
+      const open = sql`${invoices.status} in ('sent', 'partially_paid')`;
+      // Days past due d: due on today - d. A bucket [from, to] is due on or after today - to and before today - from + 1.
+      const pastDue = (from: number, to: number | null) =>
+        to === null
+          ? sql`${invoices.dueOn} < ${addDays(today, -(from - 1))}`
+          : sql`${invoices.dueOn} < ${addDays(today, -(from - 1))} and ${invoices.dueOn} >= ${addDays(today, -to)}`;
+      const result = await db.execute<{
+        unpaid: string | null;
+        open_count: string;
+        overdue: string | null;
+        overdue_count: string;
+        current: string | null;
+        d0: string | null;
+        d31: string | null;
+        d61: string | null;
+        d90: string | null;
+        paid_month: string | null;
+      }>(sql`
+        select o.*, (
+          select coalesce(sum(case when ${payments.kind} = 'payment' then ${payments.amountCents} else -${payments.amountCents} end), 0)
+          from ${payments}
+          where ${payments.receivedOn} >= ${monthStart} and ${payments.receivedOn} < ${nextMonthStart} and ${payments.method} <> 'credit_note'
+        ) as paid_month
+        from (
+          select
+            coalesce(sum(${invoices.balanceCents}), 0) as unpaid,
+            count(*) as open_count,
+            coalesce(sum(${invoices.balanceCents}) filter (where ${invoices.dueOn} < ${today}), 0) as overdue,
+            count(*) filter (where ${invoices.dueOn} < ${today}) as overdue_count,
+            coalesce(sum(${invoices.balanceCents}) filter (where ${invoices.dueOn} >= ${today}), 0) as current,
+            coalesce(sum(${invoices.balanceCents}) filter (where ${pastDue(1, 30)}), 0) as d0,
+            coalesce(sum(${invoices.balanceCents}) filter (where ${pastDue(31, 60)}), 0) as d31,
+            coalesce(sum(${invoices.balanceCents}) filter (where ${pastDue(61, 90)}), 0) as d61,
+            coalesce(sum(${invoices.balanceCents}) filter (where ${pastDue(91, null)}), 0) as d90
+          from ${invoices}
+          where ${open}
+        ) as o`);
+      const row = result.rows[0]!;
+      const n = (value: string | number | null) => Number(value ?? 0);
+      return {
+        unpaidCents: n(row.unpaid),
+        openCount: n(row.open_count),
+        overdueCents: n(row.overdue),
+        overdueCount: n(row.overdue_count),
+        aging: { current: n(row.current), days0to30: n(row.d0), days31to60: n(row.d31), days61to90: n(row.d61), days90plus: n(row.d90) },
+        paidThisMonthCents: n(row.paid_month),
+      };
+    },
+  };
+}
+
+export type InvoiceRepository = ReturnType<typeof createInvoiceRepository>;
