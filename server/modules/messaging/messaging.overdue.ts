@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { withTransaction, type Database } from '#server/db/client.ts';
+import { readBillingSettings } from '#server/modules/billing-settings/index.ts';
 import { queueDocumentMessages } from './messaging.documents.ts';
-
-/** Days after the due date of each overdue reminder when billing settings have no row (decision 024-c). */
-export const defaultReminderDays: readonly number[] = [7, 14, 30];
 
 /**
  * Overdue invoices' reminders (issue 20): an open invoice (sent or partially paid, a balance left)
@@ -18,11 +16,9 @@ export async function planOverdueReminders(db: Database, options: { timeZone: st
   let queued = 0;
   for (;;) {
     const taken = await withTransaction(db, async (tx) => {
-      const settings = await tx.execute<{ enabled: boolean; days: number[] }>(sql`
-        select reminders_enabled as enabled, reminder_days as days from billing_settings where id = 1`);
-      const row = settings.rows[0];
-      if (row && !row.enabled) return 0;
-      const days = [...(row?.days ?? defaultReminderDays)].sort((a, b) => a - b);
+      const settings = await readBillingSettings(tx);
+      if (!settings.remindersEnabled) return 0;
+      const days = [...settings.reminderDays].sort((a, b) => a - b);
       if (days.length === 0) return 0;
       const today = sql`(${options.now.toISOString()}::timestamptz at time zone ${options.timeZone})::date`;
       const steps = sql.raw(`array[${days.map((day) => Math.trunc(day)).join(',')}]::integer[]`);
