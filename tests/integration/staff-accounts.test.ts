@@ -69,10 +69,12 @@ describe('roles on every admin route', () => {
     expect(adminRoutes).toContainEqual({ method: 'POST', url: '/api/admin/settings/staff/:id/deactivate', adminOnly: false });
   });
 
-  it('marks exactly the deletes of customers and photos, and the price book changes, admin-only outside settings (decisions 018-f, 024-f)', () => {
+  it('marks exactly the deletes of customers and photos, invoice voids and refunds, and the price book changes, admin-only outside settings (decisions 018-f, 024-f, 024-g)', () => {
     expect(routes.filter((route) => route.adminOnly)).toEqual([
       { method: 'DELETE', url: '/api/admin/customers/:id', adminOnly: true },
       { method: 'DELETE', url: '/api/admin/customers/:id/photos/:photoId', adminOnly: true },
+      { method: 'POST', url: '/api/admin/invoices/:id/void', adminOnly: true },
+      { method: 'POST', url: '/api/admin/invoices/:id/payments/:paymentId/refunds', adminOnly: true },
       { method: 'POST', url: '/api/admin/price-book', adminOnly: true },
       { method: 'PUT', url: '/api/admin/price-book/:id', adminOnly: true },
       { method: 'POST', url: '/api/admin/price-book/:id/status', adminOnly: true },
