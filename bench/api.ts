@@ -194,9 +194,9 @@ const workOrderNewestFirst = 'order by "work_orders"."service_date" desc, "work_
 const workOrderSearchStatement =
   `${workOrderListColumns}, "page"."matches", "page"."common" from (with "matching" as (select "work_order_search"."work_order_id", ` +
   '"work_order_search"."service_date", "work_order_search"."created_at", "work_order_search".ctid from "work_order_search" ' +
-  'where "work_order_search"."search_text" like lower($1) limit $2), "sampled" as (select coalesce((select (("beyond".ctid::text::point)[0] + 1) * $3 ' +
+  'where "work_order_search"."search_text" like lower($1) limit $2), "sampled" as materialized (select coalesce((select (("beyond".ctid::text::point)[0] + 1) * $3 ' +
   '<= "pages".relpages from (select "matching".ctid from "matching" offset $4 limit 1) as "beyond", pg_class as "pages" ' +
-  'where "pages".oid = \'work_order_search\'::regclass), false) as "common"), "counted" as (select case when "sampled"."common" then $5 ' +
+  'where "pages".oid = \'work_order_search\'::regclass), false) as "common"), "counted" as materialized (select case when "sampled"."common" then $5 ' +
   'else (select count(*)::int from "matching") end as "matches", "sampled"."common" from "sampled") select "ids"."work_order_id", ' +
   '"counted"."matches", "counted"."common" from "counted" cross join lateral ( (select "matching"."work_order_id" from "matching" ' +
   'where not "counted"."common" and "counted"."matches" <= $6 order by "matching"."service_date" desc, "matching"."created_at" desc, ' +

@@ -112,9 +112,9 @@ function countedMatches(status: WorkOrderStatus | 'all', search: string): SQL {
       sql`"matching" as (select ${workOrderSearch.workOrderId}, ${workOrderSearch.serviceDate}, ${workOrderSearch.createdAt}, ${workOrderSearch}.ctid from ${workOrderSearch}`,
       sql`where ${matchWhere} limit ${searchCountCap + 1}),`,
       // The CTE is read only as far as asked: a common word's scan stops at its first few matches.
-      sql`"sampled" as (select coalesce((select (("beyond".ctid::text::point)[0] + 1) * ${searchCommonSpread} <= "pages".relpages`,
+      sql`"sampled" as materialized (select coalesce((select (("beyond".ctid::text::point)[0] + 1) * ${searchCommonSpread} <= "pages".relpages`,
       sql`from (select "matching".ctid from "matching" offset ${searchCommonCount} limit 1) as "beyond", pg_class as "pages" where "pages".oid = 'work_order_search'::regclass), false) as "common"),`,
-      sql`"counted" as (select case when "sampled"."common" then ${searchCommonCount + 1} else (select count(*)::int from "matching") end as "matches", "sampled"."common" from "sampled")`,
+      sql`"counted" as materialized (select case when "sampled"."common" then ${searchCommonCount + 1} else (select count(*)::int from "matching") end as "matches", "sampled"."common" from "sampled")`,
     ],
     sql` `,
   );
