@@ -41,7 +41,7 @@ import { mapCustomerFiltersSchema, mapDefaults, mapWorkOrderFiltersSchema, type 
 import { fittedView, mapRequestView, mapViewQuery } from '#shared/map-view.ts';
 import { customerFiltersQuery, workOrderFiltersQuery } from '#client/features/map/map-filters.ts';
 import { countCap } from '#server/db/count-cap.ts';
-import { createWorkOrderRepository, searchCountCap, searchRecentWindow } from '#server/modules/work-orders/work-order.repository.ts';
+import { createWorkOrderRepository, searchCommonCount, searchCommonSpread, searchCountCap, searchRecentWindow } from '#server/modules/work-orders/work-order.repository.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
 import { databaseLabel, describeDatabase, ensureSeeded, openBenchDatabase, type BenchDatabase, type SeedInfo } from './database.ts';
 import { measureExports, printExportReport } from './export.ts';
@@ -185,23 +185,43 @@ const workOrderListColumns =
   '"customers"."id", "customers"."name", "customers"."phone", "customers"."address"';
 const workOrderNewestFirst = 'order by "work_orders"."service_date" desc, "work_orders"."created_at" desc, "work_orders"."id" desc';
 /**
- * WorkOrderRepository's search page (decision 023-a): one statement over work_order_search, the
- * matches counted up to the cap and, by that count, the page from the few matches sorted or from
- * the newest work orders in index order. A common word and a rare one send the same text.
+ * WorkOrderRepository's search page (decisions 023-a, 024-b): one statement over work_order_search,
+ * the matches read as far as needed: a common word (its first 101 matches early in the table) is
+ * counted to 101 and its page read from the newest work orders in index order; any other word is
+ * counted up to the cap and its page is the few matches sorted (or, past the cap, from the newest
+ * work orders). A common word and a rare one send the same text.
  */
 const workOrderSearchStatement =
-  `${workOrderListColumns}, "page"."matches" from (with "matching" as (select "work_order_search"."work_order_id", "work_order_search"."service_date", ` +
-  '"work_order_search"."created_at" from "work_order_search" where "work_order_search"."search_text" like lower($1) limit $2), ' +
-  '"counted" as (select count(*)::int as "matches" from "matching") select "ids"."work_order_id", "counted"."matches" from "counted" cross join lateral ( ' +
-  '(select "matching"."work_order_id" from "matching" where "counted"."matches" <= $3 order by "matching"."service_date" desc, ' +
-  '"matching"."created_at" desc, "matching"."work_order_id" desc limit $4 offset $5) union all (select "recent"."work_order_id" from ' +
-  '(select "work_order_search"."work_order_id", "work_order_search"."search_text" from "work_order_search" order by ' +
-  '"work_order_search"."service_date" desc, "work_order_search"."created_at" desc, "work_order_search"."work_order_id" desc limit $6) as "recent" ' +
-  'where "counted"."matches" > $7 and "recent"."search_text" like lower($8) limit $9 offset $10) ) as "ids") as "page" ' +
+  `${workOrderListColumns}, "page"."matches", "page"."common" from (with "matching" as (select "work_order_search"."work_order_id", ` +
+  '"work_order_search"."service_date", "work_order_search"."created_at", "work_order_search".ctid from "work_order_search" ' +
+  'where "work_order_search"."search_text" like lower($1) limit $2), "sampled" as materialized (select coalesce((select (("beyond".ctid::text::point)[0] + 1) * $3 ' +
+  '<= "pages".relpages from (select "matching".ctid from "matching" offset $4 limit 1) as "beyond", pg_class as "pages" ' +
+  'where "pages".oid = \'work_order_search\'::regclass), false) as "common"), "counted" as materialized (select case when "sampled"."common" then $5 ' +
+  'else (select count(*)::int from "matching") end as "matches", "sampled"."common" from "sampled") select "ids"."work_order_id", ' +
+  '"counted"."matches", "counted"."common" from "counted" cross join lateral ( (select "matching"."work_order_id" from "matching" ' +
+  'where not "counted"."common" and "counted"."matches" <= $6 order by "matching"."service_date" desc, "matching"."created_at" desc, ' +
+  '"matching"."work_order_id" desc limit $7 offset $8) union all (select "recent"."work_order_id" from (select "work_order_search"."work_order_id", ' +
+  '"work_order_search"."search_text" from "work_order_search" order by "work_order_search"."service_date" desc, "work_order_search"."created_at" desc, ' +
+  '"work_order_search"."work_order_id" desc limit $9) as "recent" where ("counted"."common" or "counted"."matches" > $10) and ' +
+  '"recent"."search_text" like lower($11) limit $12 offset $13) ) as "ids") as "page" ' +
   'inner join "work_orders" on "work_orders"."id" = "page"."work_order_id" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ' +
   workOrderNewestFirst;
 /** Its parameters for the first page of a search. */
-const workOrderSearchParams = (pattern: string) => [pattern, searchCountCap + 1, searchCountCap, workOrderPageSize, 0, searchRecentWindow, searchCountCap, pattern, workOrderPageSize, 0];
+const workOrderSearchParams = (pattern: string) => [
+  pattern,
+  searchCountCap + 1,
+  searchCommonSpread,
+  searchCommonCount,
+  searchCommonCount + 1,
+  searchCountCap,
+  workOrderPageSize,
+  0,
+  searchRecentWindow,
+  searchCountCap,
+  pattern,
+  workOrderPageSize,
+  0,
+];
 
 /**
  * A three-letter fragment as staff type it. In the demo data 'mar' matches about 15% of the

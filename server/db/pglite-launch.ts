@@ -22,6 +22,13 @@ export type PgliteLaunchOptions = {
 };
 
 /**
+ * The database thread's young generation (decision 024-b): its garbage is each answer's rows on
+ * their way to the main thread, dead by the next collection, so a few megabytes of new space do.
+ * V8's default grew it to 32 MB of resident semi-spaces under load.
+ */
+export const pgliteThreadLimits = { maxYoungGenerationSizeMb: 8 };
+
+/**
  * The thread, usable at once (its requests wait until the database has opened and migrated);
  * `ready` resolves then, or rejects (the lock is released); `release` frees the data dir's lock.
  */
@@ -41,6 +48,7 @@ export function launchPglite(options: PgliteLaunchOptions): LaunchedPglite {
       migrationsFolder,
       loadDataDir,
       onUnexpectedExit: options.onThreadExit,
+      resourceLimits: pgliteThreadLimits,
     });
   } catch (error) {
     release();

@@ -15,7 +15,14 @@ export const snapshotQuery = (db: Database) => db.select({ snapshot: sql<string>
  * Each server instance keeps its own answers; the snapshot is the database's, so several instances
  * on one PostgreSQL database stay exact. The cost of a read while nothing commits: one trivial query.
  */
-export function createSnapshotCache<Answer>(db: Database, options: { maxEntries: number }) {
+export function createSnapshotCache<Answer>(
+  db: Database,
+  options: {
+    maxEntries: number;
+    /** Told of each kept answer the cache lets go (a commit, or too many keys): to free what it holds elsewhere. */
+    onDrop?: (answer: Promise<Answer>) => void;
+  },
+) {
   let snapshot: string | undefined;
   const answers = new Map<string, Promise<Answer>>();
 
@@ -25,14 +32,20 @@ export function createSnapshotCache<Answer>(db: Database, options: { maxEntries:
       const current = (await snapshotQuery(db))[0]!.snapshot;
       if (current !== snapshot) {
         snapshot = current;
+        const dropped = [...answers.values()];
         answers.clear();
+        if (options.onDrop) for (const answer of dropped) options.onDrop(answer);
       }
       const kept = answers.get(key);
       if (kept) return kept;
       const answer = compute();
       answers.set(key, answer);
       // The oldest key goes first (a Map keeps insertion order).
-      if (answers.size > options.maxEntries) answers.delete(answers.keys().next().value!);
+      if (answers.size > options.maxEntries) {
+        const [oldestKey, oldest] = answers.entries().next().value!;
+        answers.delete(oldestKey);
+        options.onDrop?.(oldest);
+      }
       answer.catch(() => {
         if (answers.get(key) === answer) answers.delete(key);
       });

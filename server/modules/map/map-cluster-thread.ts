@@ -9,6 +9,10 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MapView } from '#shared/map-view.ts';
 import type { ClusterReply, ClusterRequest, MarkerKind } from './map-cluster-protocol.ts';
+import type { MarkerRows } from './map.repository.ts';
+
+/** A view asked of a set the thread no longer holds (released after a commit, or a restarted thread). */
+export class MarkerSetGoneError extends Error {}
 
 /**
  * The worker's entry: the bundled map-cluster-worker.mjs beside the bundled server
@@ -49,7 +53,8 @@ export function createClusterThread() {
       const call = pending.get(reply.id);
       if (!call) return;
       pending.delete(reply.id);
-      if (reply.error) call.reject(new Error(`map clustering: ${reply.error}`));
+      if (reply.gone) call.reject(new MarkerSetGoneError(`map clustering: ${reply.error}`));
+      else if (reply.error) call.reject(new Error(`map clustering: ${reply.error}`));
       else call.resolve(reply.answer);
     });
     started.on('error', (error) => stop(new Error(`the map's clustering thread stopped: ${error.message}`, { cause: error })));
@@ -76,11 +81,15 @@ export function createClusterThread() {
     get generation(): number {
       return worker ? generation : generation + 1;
     },
-    /** Indexes a view's whole answer (the repository's JSON text); resolves to the set's handle. */
-    async load(kind: MarkerKind, text: string): Promise<number> {
+    /** Indexes a view's markers (the repository's rows); resolves to the set's handle. */
+    async load(kind: MarkerKind, markers: MarkerRows): Promise<number> {
       const set = nextSet++;
-      await request({ type: 'load', set, kind, text });
+      await request({ type: 'load', set, kind, ...markers });
       return set;
+    },
+    /** Frees a set's memory on the thread (a stopped thread holds nothing: no new one starts for it). */
+    async release(set: number): Promise<void> {
+      if (worker) await request({ type: 'release', set });
     },
     /** The answer for a box at a zoom of a loaded set, as JSON text. */
     async view(set: number, view: MapView): Promise<string> {

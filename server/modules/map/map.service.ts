@@ -16,8 +16,8 @@ import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
 import { compressedJson, type CompressedJson } from '#server/lib/compressed-json.ts';
 import { markerSetLimits } from './map-cluster-protocol.ts';
-import { createClusterThread } from './map-cluster-thread.ts';
-import { createMapRepository, type MapDateWindow, type WorkOrderSummaryRow } from './map.repository.ts';
+import { createClusterThread, MarkerSetGoneError } from './map-cluster-thread.ts';
+import { createMapRepository, type MapDateWindow, type MarkerRows, type WorkOrderSummaryRow } from './map.repository.ts';
 
 /** A timestamptz as the raw query returns it (a Date, or text on some drivers) as ISO text. */
 const instantText = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
@@ -69,14 +69,30 @@ export function createMapService(options: { db: Database; timeZone: string; tile
 
   /**
    * Each view's plotted items, per database snapshot (server/db/snapshot-cache.ts) and filter set
-   * (and the day, for date ranges and field steps): the database builds them as JSON in one
-   * statement (decision 016-c); the clustering thread parses and indexes them once (decision
-   * 023-c) and keeps them, as many per kind as these caches, which hold the sets' handles. The key
-   * carries the thread's generation: a restarted thread is asked to load its sets again.
+   * (and the day, for date ranges and field steps): the database reads them in one statement
+   * (decision 016-c); the clustering thread parses and indexes them once (decision 023-c) and keeps
+   * them until these caches, which hold the sets' handles, let them go: a commit or an older set
+   * past the limit releases the set there (decision 024-b). The key carries the thread's
+   * generation: a restarted thread is asked to load its sets again.
    */
   const clusters = createClusterThread();
-  const propertySets = createSnapshotCache<number>(options.db, { maxEntries: markerSetLimits.properties });
-  const customerSets = createSnapshotCache<number>(options.db, { maxEntries: markerSetLimits.customers });
+  const release = (set: Promise<number>) => void set.then((id) => clusters.release(id)).catch(() => undefined);
+  const propertySets = createSnapshotCache<number>(options.db, { maxEntries: markerSetLimits.properties, onDrop: release });
+  const customerSets = createSnapshotCache<number>(options.db, { maxEntries: markerSetLimits.customers, onDrop: release });
+  /**
+   * A view of the filter set's markers. A commit between finding the set and asking the thread
+   * may have released it: then the view is taken from the set of the newer snapshot (an answer
+   * of a later snapshot, as the caches allow), once.
+   */
+  async function clusteredView(sets: typeof propertySets, key: string, kind: 'properties' | 'customers', read: () => Promise<MarkerRows>, view: MapView) {
+    const viewOf = async () => clusters.view(await sets.get(`${clusters.generation}|${key}`, async () => clusters.load(kind, await read())), view);
+    try {
+      return await viewOf();
+    } catch (error) {
+      if (error instanceof MarkerSetGoneError) return viewOf();
+      throw error;
+    }
+  }
   /**
    * The answers for one view (filter set, zoom, box): JSON bytes and their gzip copy, a few
    * kilobytes each; many staff on the same fitted view share one. A read while nothing committed
@@ -101,8 +117,7 @@ export function createMapService(options: { db: Database; timeZone: string; tile
       const statuses = filters.status === 'all' ? (filters.activeOnly ? 'active' : 'all') : filters.status;
       const key = `${today}|${statuses}|${filters.priority}|${filters.serviceType}|${window ? `${window.from}|${window.until}` : 'all'}`;
       return propertyAnswers.get(`${key}|${viewKey(view)}`, async () => {
-        const set = await propertySets.get(`${clusters.generation}|${key}`, async () => clusters.load('properties', await repository.properties(filters, window, today)));
-        return compressedJson(await clusters.view(set, view));
+        return compressedJson(await clusteredView(propertySets, key, 'properties', () => repository.properties(filters, window, today), view));
       });
     },
 
@@ -110,8 +125,7 @@ export function createMapService(options: { db: Database; timeZone: string; tile
     async customers(filters: MapCustomerFilters, view: MapView): Promise<CompressedJson> {
       const key = `${filters.type}|${filters.hasActiveWorkOrders}`;
       return customerAnswers.get(`${key}|${viewKey(view)}`, async () => {
-        const set = await customerSets.get(`${clusters.generation}|${key}`, async () => clusters.load('customers', await repository.customers(filters)));
-        return compressedJson(await clusters.view(set, view));
+        return compressedJson(await clusteredView(customerSets, key, 'customers', () => repository.customers(filters), view));
       });
     },
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias, type PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { WorkOrderStatus } from '#shared/enums.ts';
 import { workOrderStepsCap } from '#shared/work-order.ts';
@@ -88,30 +88,66 @@ const searchStatusFilter = (status: WorkOrderStatus | 'all') => (status === 'all
 const searchNewestFirst = sql`${workOrderSearch.serviceDate} desc, ${workOrderSearch.createdAt} desc, ${workOrderSearch.workOrderId} desc`;
 
 /**
- * One statement for a search's page and its matches counted up to the cap (decision 023-a):
- * `matching` is at most searchCountCap + 1 matches (a bitmap scan of the trigram index), counted
- * once. Under the cap it holds every match, and the page is its first rows in list order. Past it
- * the word is common: the page is read from the newest `searchRecentWindow` work orders in index
- * order, stopping at the page's end (exact whenever it fills the page, since every work order
- * outside the window comes later). Only the branch the count picks runs; `withRecent` false (a
- * page past the window) leaves the second out, and an empty answer tells nothing about the count.
+ * A common word is counted only this far (decision 024-b): "100+" rather than "1,000+", since
+ * counting 1,001 matches was half of its statement. Rarer words are still counted to searchCountCap.
+ */
+export const searchCommonCount = 100;
+/**
+ * A word is common when its first searchCommonCount + 1 matches, taken in the table's physical
+ * order, all lie in the first 1/searchCommonSpread of work_order_search's pages: about
+ * searchCommonCount x searchCommonSpread matches or more if they are spread evenly. This only picks
+ * the cheaper plan; what the answer says is counted either way.
+ */
+export const searchCommonSpread = 20;
+
+/**
+ * The CTEs `matching`, `sampled` and `counted` (see searchPageWithCount): `counted` is one row, the
+ * matches counted (searchCommonCount + 1 for a common word, else up to searchCountCap + 1) and
+ * whether the word is common.
+ */
+function countedMatches(status: WorkOrderStatus | 'all', search: string): SQL {
+  const matchWhere = and(searchStatusFilter(status), textMatch(search));
+  return sql.join(
+    [
+      sql`"matching" as (select ${workOrderSearch.workOrderId}, ${workOrderSearch.serviceDate}, ${workOrderSearch.createdAt}, ${workOrderSearch}.ctid from ${workOrderSearch}`,
+      sql`where ${matchWhere} limit ${searchCountCap + 1}),`,
+      // The CTE is read only as far as asked: a common word's scan stops at its first few matches.
+      sql`"sampled" as materialized (select coalesce((select (("beyond".ctid::text::point)[0] + 1) * ${searchCommonSpread} <= "pages".relpages`,
+      sql`from (select "matching".ctid from "matching" offset ${searchCommonCount} limit 1) as "beyond", pg_class as "pages" where "pages".oid = 'work_order_search'::regclass), false) as "common"),`,
+      sql`"counted" as materialized (select case when "sampled"."common" then ${searchCommonCount + 1} else (select count(*)::int from "matching") end as "matches", "sampled"."common" from "sampled")`,
+    ],
+    sql` `,
+  );
+}
+
+/**
+ * One statement for a search's page and its matches counted (decisions 023-a, 024-b). `matching`
+ * reads the matches from the trigram index (a bitmap scan: in the table's physical order) only as
+ * far as it is asked; `sampled` asks for the first searchCommonCount + 1 and looks at the heap page
+ * the last of them came from, against the table's size as the planner knows it (pg_class.relpages,
+ * set by the last vacuum or analyze; 0 before any, which never calls a word common). A common word (more than searchCommonCount of them, from the first twentieth of the
+ * table) is counted no further, and its page is read from the newest `searchRecentWindow` work
+ * orders in index order, stopping at the page's end (exact whenever it fills the page, since every
+ * work order outside the window comes later). Any other word's matches are counted up to
+ * searchCountCap + 1 (`matching`, as before): under the cap its page is those matches sorted, past
+ * it the page is read from the window as for a common word. Only the branch the counts pick runs;
+ * `withRecent` false (a page past the window) leaves the window out, and an empty answer tells
+ * nothing about the count.
  */
 function searchPageWithCount(status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number, withRecent: boolean): SQL {
   const offset = (page - 1) * pageSize;
   const statusWhere = status === 'all' ? undefined : sql`where ${searchStatusFilter(status)}`;
   const parts = [
-    sql`(with "matching" as (select ${workOrderSearch.workOrderId}, ${workOrderSearch.serviceDate}, ${workOrderSearch.createdAt} from ${workOrderSearch}`,
-    sql`where ${and(searchStatusFilter(status), textMatch(search))} limit ${searchCountCap + 1}),`,
-    sql`"counted" as (select count(*)::int as "matches" from "matching")`,
-    sql`select "ids"."work_order_id", "counted"."matches" from "counted" cross join lateral (`,
-    sql`(select "matching"."work_order_id" from "matching" where "counted"."matches" <= ${searchCountCap}`,
+    sql`(with ${countedMatches(status, search)}`,
+    sql`select "ids"."work_order_id", "counted"."matches", "counted"."common" from "counted" cross join lateral (`,
+    sql`(select "matching"."work_order_id" from "matching" where not "counted"."common" and "counted"."matches" <= ${searchCountCap}`,
     sql`order by "matching"."service_date" desc, "matching"."created_at" desc, "matching"."work_order_id" desc limit ${pageSize} offset ${offset})`,
     ...(withRecent
       ? [
           sql`union all (select "recent"."work_order_id" from (select ${workOrderSearch.workOrderId}, ${workOrderSearch.searchText} from ${workOrderSearch}`,
           ...(statusWhere ? [statusWhere] : []),
           sql`order by ${searchNewestFirst} limit ${searchRecentWindow}) as "recent"`,
-          sql`where "counted"."matches" > ${searchCountCap} and ${textMatch(search, sql`"recent"."search_text"`)} limit ${pageSize} offset ${offset})`,
+          sql`where ("counted"."common" or "counted"."matches" > ${searchCountCap}) and ${textMatch(search, sql`"recent"."search_text"`)} limit ${pageSize} offset ${offset})`,
         ]
       : []),
     sql`) as "ids") as "page"`,
@@ -121,7 +157,7 @@ function searchPageWithCount(status: WorkOrderStatus | 'all', search: string, pa
 
 /** A page of all matches, sorted (a common word whose newest work orders hold too few of them). */
 function searchPageOfAll(status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number): SQL {
-  return sql`(select ${workOrderSearch.workOrderId}, 0 as "matches" from ${workOrderSearch} where ${and(searchStatusFilter(status), textMatch(search))} order by ${searchNewestFirst} limit ${pageSize} offset ${(page - 1) * pageSize}) as "page"`;
+  return sql`(select ${workOrderSearch.workOrderId}, 0 as "matches", false as "common" from ${workOrderSearch} where ${and(searchStatusFilter(status), textMatch(search))} order by ${searchNewestFirst} limit ${pageSize} offset ${(page - 1) * pageSize}) as "page"`;
 }
 
 const statusFilter = (status: WorkOrderStatus | 'all') => (status === 'all' ? undefined : eq(workOrders.status, status));
@@ -148,7 +184,7 @@ export function createWorkOrderRepository(db: DbExecutor) {
     searchPage: (from: 'first' | 'all', status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) => {
       const ids = from === 'first' ? searchPageWithCount(status, search, page, pageSize, page * pageSize <= searchRecentWindow) : searchPageOfAll(status, search, page, pageSize);
       return db
-        .select({ ...listColumns, matches: sql<number>`"page"."matches"`.mapWith(Number) })
+        .select({ ...listColumns, matches: sql<number>`"page"."matches"`.mapWith(Number), common: sql<boolean>`"page"."common"`.mapWith(Boolean) })
         .from(ids)
         .innerJoin(workOrders, eq(workOrders.id, sql`"page"."work_order_id"`))
         .innerJoin(customers, eq(customers.id, workOrders.customerId))
@@ -160,18 +196,9 @@ export function createWorkOrderRepository(db: DbExecutor) {
         .select({ total: sql<number>`coalesce(sum(${workOrderStatusCounts.count}), 0)::int` })
         .from(workOrderStatusCounts)
         .where(status === 'all' ? undefined : eq(workOrderStatusCounts.status, status)),
-    /** With one, the matches counted up to searchCountCap + 1 (more than the cap reads as "1,000+"). */
+    /** With one, the matches counted as the page's statement counts them (without the page), and whether the word is common. */
     searchTotal: (status: WorkOrderStatus | 'all', search: string) =>
-      db
-        .select({ total: count() })
-        .from(
-          db
-            .select({ id: workOrderSearch.workOrderId })
-            .from(workOrderSearch)
-            .where(and(searchStatusFilter(status), textMatch(search)))
-            .limit(searchCountCap + 1)
-            .as('matching'),
-        ),
+      db.execute<{ matches: number; common: boolean }>(sql`with ${countedMatches(status, search)} select "counted"."matches", "counted"."common" from "counted"`),
     // The detail's three reads take a value or a placeholder: they are also prepared once, below.
     detail: (id: string | Placeholder) =>
       db
@@ -255,12 +282,16 @@ export function createWorkOrderRepository(db: DbExecutor) {
       }
       const first = await queries.searchPage('first', status, search, page, pageSize);
       // An empty page (no match, or past the end or the window) carries no count: count alone.
-      const matches = first[0]?.matches ?? (await queries.searchTotal(status, search))[0]?.total ?? 0;
-      const totalCapped = matches > searchCountCap;
-      let found = first;
-      if (found.length < pageSize && totalCapped && matches > (page - 1) * pageSize) found = await queries.searchPage('all', status, search, page, pageSize);
-      const rows = found.map(({ matches: _matches, ...row }) => row);
-      return { rows, total: Math.min(matches, searchCountCap), totalCapped };
+      const counted = first[0] ?? (await queries.searchTotal(status, search)).rows[0];
+      const matches = Number(counted?.matches ?? 0);
+      const cap = counted?.common ? searchCommonCount : searchCountCap;
+      const totalCapped = matches > cap;
+      // Past the cap the window may hold too few matches for the page: all matches sorted then.
+      const found = first.length < pageSize && totalCapped ? await queries.searchPage('all', status, search, page, pageSize) : first;
+      const rows = found.map(({ matches: _matches, common: _common, ...row }) => row);
+      // Past the cap the total is a lower bound: the cap, or the matches up to the end of this page.
+      const seen = rows.length > 0 ? (page - 1) * pageSize + rows.length : 0;
+      return { rows, total: totalCapped ? Math.max(cap, seen) : matches, totalCapped };
     },
 
     async detail(id: string) {
