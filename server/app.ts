@@ -63,6 +63,8 @@ import { createTechnicianService } from './modules/technicians/technician.servic
 import { techRoutes } from './modules/tech/tech.routes.ts';
 import { createTechService } from './modules/tech/tech.service.ts';
 import { pruneTechActions } from './modules/tech/tech-housekeeping.ts';
+import { createDocumentLinkRepository } from './modules/document-links/document-links.repository.ts';
+import { createDocumentLinkService } from './modules/document-links/index.ts';
 import { calendarRoutes, createCalendarRepository, createCalendarService, createTechnicianBookings } from './modules/calendar/index.ts';
 import { createCustomerRepository } from './modules/customers/customer.repository.ts';
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
@@ -128,6 +130,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
 
   const authRepository = createAuthRepository(database.db);
   const auth = createAuthService(authRepository, config.session, now);
+  // Customer links to quotes and invoices (issue 20, decision 024-c).
+  const documentLinks = createDocumentLinkService({ repository: createDocumentLinkRepository(database.db), ...(now ? { now } : {}) });
   registerSessionGuard(app, auth, { siteUrl: config.company.siteUrl });
   // Before any route: the OpenAPI document is built from the routes' schemas as they register.
   await registerOpenApi(app, { company: config.company });
@@ -221,6 +225,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     log: app.log,
     now,
     changes: changeFeed,
+    createDocumentLink: (executor, link) => documentLinks.create(executor, link),
   });
   app.addHook('onClose', () => messagingRunner.stop());
   await app.register(messagingRoutes, {
@@ -345,9 +350,14 @@ export async function buildApp({ config, database, logger, logStream, serveClien
 
   app.decorate('authService', auth);
   // The hourly housekeeping (start.ts): expired sessions and old login attempts; the technician
-  // app's idempotency records past their window (decision 022-a, "Later"). Each runs on its own.
+  // app's idempotency records past their window (decision 022-a, "Later"); expired customer links
+  // to quotes and invoices (decision 024-c). Each runs on its own.
   app.decorate('housekeeping', async () => {
-    const results = await Promise.allSettled([auth.purgeExpired(), pruneTechActions(database.db, now?.() ?? new Date())]);
+    const results = await Promise.allSettled([
+      auth.purgeExpired(),
+      pruneTechActions(database.db, now?.() ?? new Date()),
+      documentLinks.deleteExpired(now?.() ?? new Date()),
+    ]);
     for (const result of results) if (result.status === 'rejected') app.log.warn({ err: result.reason }, 'housekeeping failed');
   });
   app.decorate('emailOutbox', emailOutbox);

@@ -92,6 +92,7 @@ export function fastifyTrustProxy(setting: TrustProxySetting): false | string[] 
 }
 
 const smsVariables = ['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const;
+const stripeVariables = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
 
 const envSchema = z
   .object({
@@ -151,6 +152,26 @@ const envSchema = z
     ),
     /** The longest wait for the SMS API's answer to one send. */
     SMS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(10_000),
+    // Online card payment (issue 20, decision 024-e): Stripe Checkout; unset, no online payment.
+    STRIPE_SECRET_KEY: z.preprocess(
+      emptyAsUnset,
+      z
+        .string()
+        .trim()
+        .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,247}$/, 'must be a Stripe secret key (sk_live_..., sk_test_..., or a restricted key rk_...), not the publishable key pk_...')
+        .optional(),
+    ),
+    STRIPE_WEBHOOK_SECRET: z.preprocess(
+      emptyAsUnset,
+      z
+        .string()
+        .trim()
+        .regex(/^whsec_[A-Za-z0-9+/=]{8,250}$/, "must be the webhook endpoint's signing secret (whsec_...)")
+        .optional(),
+    ),
+    STRIPE_API_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).default('https://api.stripe.com')),
+    /** The longest wait for one answer of Stripe's API. */
+    STRIPE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
     /** Login requests allowed per address per minute (failed attempts are throttled separately). */
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Chat messages allowed per address per minute. */
@@ -175,6 +196,10 @@ const envSchema = z
   .refine((env) => smsVariables.every((name) => Boolean(env[name])) || smsVariables.every((name) => !env[name]), {
     message: `${smsVariables.join(', ')} go together: set all four (texts through that API) or none (texts written to DATA_DIR/outbox/sms)`,
     path: ['SMS_API_URL'],
+  })
+  .refine((env) => stripeVariables.every((name) => Boolean(env[name])) || stripeVariables.every((name) => !env[name]), {
+    message: `${stripeVariables.join(' and ')} go together: set both (customers pay invoices online through Stripe) or neither (no online payment)`,
+    path: ['STRIPE_SECRET_KEY'],
   })
   .refine((env) => env.GEOCODER !== 'google' || Boolean(env.GOOGLE_MAPS_API_KEY), {
     message: geocodingMessages.apiKeyMissing,
@@ -224,6 +249,15 @@ export type AppConfig = {
    */
   sms: {
     api: { url: string; accountSid: string; authToken: string; from: string } | undefined;
+    timeoutMs: number;
+  };
+  /**
+   * Online card payment (issue 20, decision 024-e). `stripe` unset: no online payment. The secret
+   * key and the webhook secret stay on the server: only the payment adapter reads them (never sent
+   * to the browser, never logged: `secretKey` and `webhookSecret` are redacted keys, server/logging.ts).
+   */
+  payments: {
+    stripe: { apiUrl: string; secretKey: string; webhookSecret: string } | undefined;
     timeoutMs: number;
   };
   company: CompanyProfile;
@@ -290,6 +324,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           ? { url: env.SMS_API_URL.replace(/\/+$/, ''), accountSid: env.SMS_ACCOUNT_SID, authToken: env.SMS_AUTH_TOKEN, from: env.SMS_FROM }
           : undefined,
       timeoutMs: env.SMS_TIMEOUT_MS,
+    },
+    payments: {
+      stripe:
+        env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+          ? { apiUrl: env.STRIPE_API_URL.replace(/\/+$/, ''), secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET }
+          : undefined,
+      timeoutMs: env.STRIPE_TIMEOUT_MS,
     },
     company: companyProfileFrom(env),
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },

@@ -19,7 +19,7 @@ export function requestIdFor(request: Pick<IncomingMessage, 'headers'>): string 
   return value && safeRequestId.test(value) ? value : randomUUID();
 }
 
-const secretKeys = ['password', 'currentPassword', 'newPassword', 'passwordHash', 'password_hash', 'token', 'tokenHash', 'apiKey', 'api_key', 'secret', 'authToken', 'auth_token'];
+const secretKeys = ['password', 'currentPassword', 'newPassword', 'passwordHash', 'password_hash', 'token', 'tokenHash', 'apiKey', 'api_key', 'secret', 'authToken', 'auth_token', 'secretKey', 'secret_key', 'webhookSecret', 'webhook_secret', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];
 
 export const redactPaths = [
   'req.headers.cookie',

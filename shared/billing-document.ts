@@ -63,3 +63,8 @@ export type BillingDocument = {
   /** Payment terms / how to pay text shown at the bottom. */
   footer?: string;
 };
+
+/** Where a customer opens a quote or an invoice from its link (the token is the link's secret). */
+export function customerDocumentPath(documentType: 'quote' | 'invoice', token: string): string {
+  return `/${documentType}/${encodeURIComponent(token)}`;
+}

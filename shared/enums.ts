@@ -67,6 +67,10 @@ export const messageTypes = [
   'on_my_way',
   'visit_completed',
   'estimate_received',
+  // Issue 20: a quote or an invoice sent with its customer link, and an overdue invoice's reminder.
+  'quote_sent',
+  'invoice_sent',
+  'invoice_overdue',
 ] as const;
 export type MessageType = (typeof messageTypes)[number];
 export const messageChannels = ['email', 'sms'] as const;

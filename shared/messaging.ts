@@ -27,6 +27,9 @@ export const messageTypeLabels: Record<MessageType, string> = {
   on_my_way: 'On my way',
   visit_completed: 'Visit completed',
   estimate_received: 'Estimate request received',
+  quote_sent: 'Quote sent',
+  invoice_sent: 'Invoice sent',
+  invoice_overdue: 'Invoice overdue reminder',
 };
 
 export const messageChannelLabels: Record<MessageChannel, string> = { email: 'E-mail', sms: 'Text' };
@@ -47,6 +50,14 @@ export const messageVariables = {
   'request.reference': { label: 'Estimate request reference', sample: 'EST-3F9A21C0' },
   'request.service': { label: 'Requested service', sample: 'AC Repair' },
   'visit.summary': { label: 'Visit summary', sample: 'Replaced the capacitor and cleaned the condenser coil; the system is cooling normally.' },
+  /** A quote or an invoice (quote sent, invoice sent, invoice overdue; issue 20). */
+  'document.number': { label: 'Quote or invoice number', sample: 'INV-000123' },
+  'document.total': { label: 'Quote or invoice total', sample: '$1,284.00' },
+  'document.balance': { label: 'Invoice balance due', sample: '$1,284.00' },
+  'document.dueDate': { label: 'Invoice due date', sample: 'Sunday, December 27' },
+  'document.validUntil': { label: 'Quote valid until', sample: 'Sunday, December 27' },
+  /** The customer's own link: made when the message is sent, never stored in the message history. */
+  'document.link': { label: 'Link to view (and approve or pay) online', sample: 'https://lowcountrycomfort.example/invoice/q8Xf3kPz0VbL7mN2sR5tY9wA1cE4gH6jK8nM0pQ2rS4' },
 } as const;
 
 export type MessageVariable = keyof typeof messageVariables;
@@ -108,6 +119,24 @@ export const defaultMessageTemplates: Record<MessageType, MessageTemplate> = {
     emailBody:
       `Hello,\n\nThank you for contacting {{company.name}}. We received your request for {{request.service}} and will get back to you within ${estimateResponseHours} hours to confirm the details.\n\nYour request reference: {{request.reference}}\n\nNeed help sooner? Call us at {{company.phone}}.\n\nIf you did not send this request, you can ignore this message.\n\n{{company.name}}`,
     smsBody: `{{company.name}}: we received your estimate request {{request.reference}} and will call you within ${estimateResponseHours} hours.`,
+  },
+  quote_sent: {
+    subject: 'Your quote {{document.number}} from {{company.name}}',
+    emailBody:
+      'Hi {{customer.firstName}},\n\nThank you for having us out. Your quote {{document.number}} is ready: see the options, choose the one that suits you and approve it online here:\n\n{{document.link}}\n\nThe quote is valid until {{document.validUntil}}. Questions? Call us at {{company.phone}}.\n\nThank you,\n{{company.name}}',
+    smsBody: 'Hi {{customer.firstName}}, your quote {{document.number}} from {{company.name}} is ready to view and approve: {{document.link}}',
+  },
+  invoice_sent: {
+    subject: 'Invoice {{document.number}} from {{company.name}}',
+    emailBody:
+      'Hi {{customer.firstName}},\n\nThank you for your business. Your invoice {{document.number}} for {{document.total}} is due {{document.dueDate}}. View it, download the PDF and pay online here:\n\n{{document.link}}\n\nQuestions about it? Call us at {{company.phone}}.\n\nThank you,\n{{company.name}}',
+    smsBody: 'Hi {{customer.firstName}}, your invoice {{document.number}} from {{company.name}} ({{document.total}}, due {{document.dueDate}}): {{document.link}}',
+  },
+  invoice_overdue: {
+    subject: 'Reminder: invoice {{document.number}} is past due',
+    emailBody:
+      'Hi {{customer.firstName}},\n\nA friendly reminder that invoice {{document.number}} was due {{document.dueDate}} and {{document.balance}} is still open. You can view it and pay online here:\n\n{{document.link}}\n\nIf you have already paid, thank you, and please ignore this message. Questions? Call us at {{company.phone}}.\n\n{{company.name}}',
+    smsBody: 'Hi {{customer.firstName}}, invoice {{document.number}} ({{document.balance}} open) from {{company.name}} is past due. View and pay: {{document.link}}',
   },
 };
 

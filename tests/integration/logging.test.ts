@@ -76,6 +76,15 @@ describe('request logs', () => {
     expect(line).not.toContain('sms-auth-token-secret');
     expect(JSON.parse(line)).toMatchObject({ sms: { api: { accountSid: 'AC123', authToken: '[Redacted]' } }, authToken: '[Redacted]' });
   });
+
+  it("redacts Stripe's secret key and webhook secret wherever the configuration is logged", () => {
+    const stripe = { apiUrl: 'https://api.stripe.com', secretKey: 'sk_live_51LoggedKeyValue', webhookSecret: 'whsec_LoggedSigningSecret' };
+    context.app.log.info({ payments: { stripe, timeoutMs: 10_000 }, secretKey: stripe.secretKey, env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret } }, 'stripe line');
+    const line = lines.find((entry) => entry.includes('stripe line'))!;
+    expect(line).not.toContain('sk_live_51LoggedKeyValue');
+    expect(line).not.toContain('whsec_LoggedSigningSecret');
+    expect(JSON.parse(line)).toMatchObject({ payments: { stripe: { apiUrl: 'https://api.stripe.com', secretKey: '[Redacted]', webhookSecret: '[Redacted]' } } });
+  });
 });
 
 describe('request ids', () => {

@@ -566,7 +566,7 @@ describe('the messaging routes', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().template).toMatchObject({ type: 'appointment_confirmed', isDefault: false });
     const list = await api('GET', '/api/admin/settings/message-templates');
-    expect(list.json().templates).toHaveLength(7);
+    expect(list.json().templates).toHaveLength(10);
 
     const settings = await api('PUT', '/api/admin/settings/messaging', { reminderLeadHours: 48, quietStart: '20:00', quietEnd: '09:00' });
     expect(settings.statusCode, settings.body).toBe(200);

@@ -8,7 +8,7 @@ export type FakeAnswer = { status: number; json?: unknown; text?: string; header
  * Set `answer` to decide each reply (with extra `headers` such as Retry-After when needed); 'hang'
  * never answers (for timeouts); a promise holds the reply until it resolves. Every request is recorded.
  */
-export async function startFakeHttpServer(initial: (request: RecordedRequest) => FakeAnswer | Promise<FakeAnswer>) {
+export async function startFakeHttpServer(initial: (request: RecordedRequest) => FakeAnswer | Promise<FakeAnswer>, options: { port?: number } = {}) {
   const requests: RecordedRequest[] = [];
   const hanging = new Set<http.ServerResponse>();
   const state = { answer: initial };
@@ -35,7 +35,8 @@ export async function startFakeHttpServer(initial: (request: RecordedRequest) =>
       response.end(answer.json === undefined ? (answer.text ?? '') : JSON.stringify(answer.json));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // Port 0 (any free port) unless a fixed one is asked for (a fake run as its own process for browser journeys).
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,

@@ -191,3 +191,38 @@ describe('text messages (SMS_*)', () => {
     expect(problems.join('\n')).not.toContain('secret-token-value');
   });
 });
+
+describe('online card payment (STRIPE_*)', () => {
+  const stripe = { STRIPE_SECRET_KEY: 'sk_test_51AbCdEfGhIjKlMnOp', STRIPE_WEBHOOK_SECRET: 'whsec_0123456789abcdefABCDEF' };
+
+  it('has no online payment by default, and a 10 s timeout for the API', () => {
+    expect(loadConfig({}).payments).toEqual({ stripe: undefined, timeoutMs: 10_000 });
+    expect(loadConfig({ STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '' }).payments.stripe).toBeUndefined();
+  });
+
+  it("reads Stripe when both are set, on Stripe's API unless told otherwise (without a trailing slash)", () => {
+    expect(loadConfig(stripe).payments).toEqual({
+      stripe: { apiUrl: 'https://api.stripe.com', secretKey: stripe.STRIPE_SECRET_KEY, webhookSecret: stripe.STRIPE_WEBHOOK_SECRET },
+      timeoutMs: 10_000,
+    });
+    const local = loadConfig({ ...stripe, STRIPE_API_URL: 'http://127.0.0.1:4010/', STRIPE_TIMEOUT_MS: '2500', STRIPE_SECRET_KEY: 'rk_live_51Restricted0Key' }).payments;
+    expect(local).toEqual({ stripe: { apiUrl: 'http://127.0.0.1:4010', secretKey: 'rk_live_51Restricted0Key', webhookSecret: stripe.STRIPE_WEBHOOK_SECRET }, timeoutMs: 2500 });
+  });
+
+  it('refuses one without the other, naming both', () => {
+    for (const missing of Object.keys(stripe)) {
+      expect(problemsOf({ ...stripe, [missing]: '' }), missing).toEqual([expect.stringMatching(/^STRIPE_SECRET_KEY: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET go together/)]);
+    }
+  });
+
+  it('refuses a publishable key, a secret that is not a signing secret, a bad URL and a timeout out of range, without echoing the values', () => {
+    const publishable = problemsOf({ ...stripe, STRIPE_SECRET_KEY: 'pk_live_51PublishableKeyValue' });
+    expect(publishable[0]).toMatch(/^STRIPE_SECRET_KEY: must be a Stripe secret key .*not the publishable key/);
+    expect(publishable.join('\n')).not.toContain('pk_live_51PublishableKeyValue');
+    const signing = problemsOf({ ...stripe, STRIPE_WEBHOOK_SECRET: 'sk_live_51NotASigningSecret' });
+    expect(signing[0]).toMatch(/^STRIPE_WEBHOOK_SECRET: must be the webhook endpoint's signing secret/);
+    expect(signing.join('\n')).not.toContain('sk_live_51NotASigningSecret');
+    expect(problemsOf({ ...stripe, STRIPE_API_URL: 'ftp://api.stripe.com' })[0]).toMatch(/^STRIPE_API_URL: must be an http/);
+    expect(problemsOf({ STRIPE_TIMEOUT_MS: '10' })[0]).toMatch(/^STRIPE_TIMEOUT_MS: /);
+  });
+});

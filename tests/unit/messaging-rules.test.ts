@@ -66,8 +66,11 @@ describe('built-in texts', () => {
       const text = renderMessage(defaultMessageTemplates[type], sampleMessageVariables).smsBody;
       expect(text.endsWith(smsOptOutSuffix), type).toBe(true);
       expect(text, type).toContain(sampleMessageVariables['company.name']);
-      // Not the visit summary (free text): every built-in text stays within one segment.
-      expect(text.length, `${type}: ${text}`).toBeLessThanOrEqual(160);
+      // Not the visit summary (free text): every built-in text stays within one segment; a quote's
+      // or an invoice's carries its link (some 85 characters) and stays within two (2 x 153).
+      const isDocument = type === 'quote_sent' || type === 'invoice_sent' || type === 'invoice_overdue';
+      expect(text.length, `${type}: ${text}`).toBeLessThanOrEqual(isDocument ? 306 : 160);
+      if (isDocument) expect(text, type).toContain(sampleMessageVariables['document.link']);
       expect(text, type).toMatch(/^[\x20-\x7e\n]*$/);
     }
   });

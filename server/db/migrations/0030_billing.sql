@@ -217,6 +217,10 @@ CREATE TABLE "tax_rates" (
 	CONSTRAINT "tax_rates_rate_check" CHECK ("tax_rates"."rate_ppm" between 0 and 1000000)
 );
 --> statement-breakpoint
+ALTER TABLE "message_templates" DROP CONSTRAINT "message_templates_type_check";--> statement-breakpoint
+ALTER TABLE "messages" DROP CONSTRAINT "messages_type_check";--> statement-breakpoint
+ALTER TABLE "messages" ADD COLUMN "document_type" text;--> statement-breakpoint
+ALTER TABLE "messages" ADD COLUMN "document_id" uuid;--> statement-breakpoint
 ALTER TABLE "invoice_lines" ADD CONSTRAINT "invoice_lines_price_book_item_id_price_book_items_id_fk" FOREIGN KEY ("price_book_item_id") REFERENCES "public"."price_book_items"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "invoice_lines" ADD CONSTRAINT "invoice_lines_invoice_id_invoices_id_fk" FOREIGN KEY ("invoice_id") REFERENCES "public"."invoices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "invoices" ADD CONSTRAINT "invoices_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
@@ -265,6 +269,10 @@ CREATE INDEX "quotes_list_order_idx" ON "quotes" USING btree ("created_at" DESC 
 CREATE INDEX "quotes_customer_id_idx" ON "quotes" USING btree ("customer_id","created_at");--> statement-breakpoint
 CREATE INDEX "quotes_work_order_id_idx" ON "quotes" USING btree ("work_order_id") WHERE "quotes"."work_order_id" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX "tax_rates_one_default_key" ON "tax_rates" USING btree ("is_default") WHERE "tax_rates"."is_default";--> statement-breakpoint
+CREATE INDEX "messages_document_idx" ON "messages" USING btree ("document_id","created_at") WHERE "messages"."document_id" is not null;--> statement-breakpoint
+ALTER TABLE "message_templates" ADD CONSTRAINT "message_templates_type_check" CHECK ("message_templates"."type" in ('appointment_confirmed', 'appointment_rescheduled', 'appointment_cancelled', 'appointment_reminder', 'on_my_way', 'visit_completed', 'estimate_received', 'quote_sent', 'invoice_sent', 'invoice_overdue'));--> statement-breakpoint
+ALTER TABLE "messages" ADD CONSTRAINT "messages_document_check" CHECK (("messages"."document_type" is null) = ("messages"."document_id" is null) and ("messages"."document_type" is null or "messages"."document_type" in ('quote', 'invoice')));--> statement-breakpoint
+ALTER TABLE "messages" ADD CONSTRAINT "messages_type_check" CHECK ("messages"."type" in ('appointment_confirmed', 'appointment_rescheduled', 'appointment_cancelled', 'appointment_reminder', 'on_my_way', 'visit_completed', 'estimate_received', 'quote_sent', 'invoice_sent', 'invoice_overdue'));--> statement-breakpoint
 CREATE TRIGGER price_book_items_live_change AFTER INSERT OR UPDATE OR DELETE ON price_book_items
   FOR EACH STATEMENT EXECUTE FUNCTION notify_live_change();
 --> statement-breakpoint

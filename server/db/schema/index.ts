@@ -746,6 +746,9 @@ export const messages = pgTable(
     body: text('body'),
     providerId: text('provider_id'),
     emailId: uuid('email_id').references(() => outboundEmails.id, { onDelete: 'set null' }),
+    /** A quote or an invoice the message sends a link to (issue 20): its link is made when the message is sent. */
+    documentType: text('document_type'),
+    documentId: uuid('document_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
@@ -759,6 +762,8 @@ export const messages = pgTable(
     index('messages_sending_idx').on(table.claimedUntil).where(sql`${table.status} = 'sending'`),
     index('messages_work_order_idx').on(table.workOrderId, table.createdAt),
     index('messages_customer_idx').on(table.customerId, table.createdAt),
+    index('messages_document_idx').on(table.documentId, table.createdAt).where(sql`${table.documentId} is not null`),
+    check('messages_document_check', sql`(${table.documentType} is null) = (${table.documentId} is null) and (${table.documentType} is null or ${table.documentType} in ('quote', 'invoice'))`),
   ],
 );
 

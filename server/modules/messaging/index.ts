@@ -9,5 +9,7 @@ export { messagingRoutes } from './messaging.routes.ts';
 export { createMessagingRunner, type MessagingRunner } from './messaging.runner.ts';
 export { canMarkEnRoute, createMessagingService, type MessagingService } from './messaging.service.ts';
 export { carryFormSmsConsent, recordFormSmsConsent } from './messaging.consent.ts';
+export { queueDocumentMessages, type DocumentMessageType, type QueuedDocumentMessages } from './messaging.documents.ts';
+export { linkNotKept } from './messaging.dispatcher.ts';
 export { messageTemplateFor } from './messaging.templates.ts';
 export { estimateTextsPerNumberPerDay, queueEstimateReceivedText } from './messaging.estimate.ts';

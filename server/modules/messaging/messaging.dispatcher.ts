@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { SmsRejectedError, type SmsSender } from '#server/adapters/sms/sms-sender.ts';
 import { withTransaction, type Database } from '#server/db/client.ts';
 import { retryDelaysMinutes, type EmailOutbox } from '#server/modules/email/index.ts';
+import { customerDocumentPath } from '#shared/billing-document.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
+import { formatCents } from '#shared/money.ts';
 import {
   defaultMessageTemplates,
   firstNameOf,
@@ -14,7 +16,7 @@ import {
   type MessageVariables,
 } from '#shared/messaging.ts';
 import { appointmentVersionOf, parseAppointmentVersion, phoneToE164 } from './messaging.planner.ts';
-import type { ClaimedMessage, ConsentRow, MessagingRepository, SendingContext } from './messaging.repository.ts';
+import type { ClaimedMessage, ConsentRow, DocumentType, MessagingRepository, SendingContext } from './messaging.repository.ts';
 
 /** A claimed message is another sender's for this long; far longer than one send lasts (the SMS sender's timeouts end a hung send in seconds). */
 export const messageLeaseMinutes = 10;
@@ -48,6 +50,32 @@ export type Dispatcher = {
 
 const appointmentTypes = new Set<MessageType>(['appointment_confirmed', 'appointment_rescheduled', 'appointment_reminder']);
 
+/** Messages that send a quote's or an invoice's customer link (issue 20). */
+export const documentMessageTypes = new Set<MessageType>(['quote_sent', 'invoice_sent', 'invoice_overdue']);
+
+/**
+ * Makes a customer link to a quote or an invoice in the caller's transaction and answers its token
+ * (the document-links module, passed in by app.ts).
+ */
+export type CreateDocumentLink = (
+  executor: Database,
+  link: { documentType: DocumentType; documentId: string; linkVersion: number; validDays: number },
+) => Promise<{ token: string }>;
+
+/** Stands in for the link while a document message is rendered; replaced by the link to send, and by `linkNotKept` in what is stored. */
+const linkSentinel = '\u0001document-link\u0001';
+/** What the message history shows where the link was: links are not kept (decision 024-c). */
+export const linkNotKept = '(your personal link; not kept in our records)';
+
+/** How long a sent link opens its document: a quote until the day after it expires (30 days without a date), an invoice 180 days. */
+export function documentLinkValidDays(documentType: DocumentType, validUntil: string | null, now: Date): number {
+  if (documentType === 'invoice') return 180;
+  if (!validUntil) return 30;
+  const [year, month, day] = validUntil.split('-').map(Number) as [number, number, number];
+  const days = Math.ceil((Date.UTC(year, month - 1, day + 2) - now.getTime()) / 86_400_000);
+  return Math.min(366, Math.max(1, days));
+}
+
 export function messageVariablesFor(message: Pick<ClaimedMessage, 'appointmentVersion'>, context: SendingContext, company: CompanyProfile): MessageVariables {
   const appointment = parseAppointmentVersion(message.appointmentVersion) ?? parseAppointmentVersion(appointmentVersionOf(context));
   return {
@@ -62,7 +90,29 @@ export function messageVariablesFor(message: Pick<ClaimedMessage, 'appointmentVe
     'workOrder.number': context.workOrderNumber ?? '',
     'workOrder.title': context.workOrderTitle ?? '',
     'visit.summary': context.summary ?? '',
+    ...(context.document
+      ? {
+          'document.number': context.document.number ?? '',
+          'document.total': formatCents(context.document.totalCents),
+          'document.balance': context.document.balanceCents === null ? '' : formatCents(context.document.balanceCents),
+          'document.dueDate': context.document.dueOn ? formatAppointmentDate(context.document.dueOn) : '',
+          'document.validUntil': context.document.validUntil ? formatAppointmentDate(context.document.validUntil) : '',
+          'document.link': linkSentinel,
+        }
+      : {}),
   };
+}
+
+/** Why a document message should no longer go out, or undefined when it should. */
+function documentRefusal(message: ClaimedMessage, context: SendingContext): string | undefined {
+  const document = context.document;
+  if (!document) return `the ${message.documentType ?? 'document'} was deleted`;
+  if (message.type === 'quote_sent' && document.status !== 'sent') return 'the quote is no longer waiting for the customer';
+  if (message.type === 'invoice_sent' && (document.status === 'void' || document.status === 'draft')) return 'the invoice was voided';
+  if (message.type === 'invoice_overdue' && (!['sent', 'partially_paid'].includes(document.status) || (document.balanceCents ?? 0) <= 0)) {
+    return 'the invoice is no longer open';
+  }
+  return undefined;
 }
 
 /**
@@ -81,8 +131,22 @@ export function createDispatcher(options: {
   company: CompanyProfile;
   timeZone: string;
   log: FastifyBaseLogger;
+  /** Required to send quote and invoice messages (without it they fail). */
+  createDocumentLink?: CreateDocumentLink;
 }): Dispatcher {
-  const { db, repository, outbox, sms, company, timeZone, log } = options;
+  const { db, repository, outbox, sms, company, timeZone, log, createDocumentLink } = options;
+
+  /** The link for a document message, made in `executor`'s transaction. */
+  async function documentUrl(executor: Database, message: ClaimedMessage, document: DocumentLink, now: Date): Promise<string> {
+    if (!createDocumentLink) throw new Error('no document links were configured for the messaging dispatcher');
+    const { token } = await createDocumentLink(executor, {
+      documentType: document.documentType,
+      documentId: document.documentId,
+      linkVersion: document.linkVersion,
+      validDays: documentLinkValidDays(document.documentType, document.validUntil, now),
+    });
+    return `${company.siteUrl.replace(/\/+$/, '')}${customerDocumentPath(document.documentType, token)}`;
+  }
   const messaging = repository(db);
 
   async function prepare(messages: ClaimedMessage[]): Promise<DispatchBatch> {
@@ -105,7 +169,7 @@ export function createDispatcher(options: {
   type Decision =
     | { kind: 'end'; status: 'skipped' | 'cancelled'; reason: string }
     | { kind: 'email'; email: PendingEmail }
-    | { kind: 'sms'; customerId: string | null; number: string; body: string };
+    | { kind: 'sms'; customerId: string | null; number: string; body: string; document?: DocumentLink };
 
   /** What to do with a claimed message, from the batch's data (no query). */
   function decide(message: ClaimedMessage, batch: DispatchBatch, now: Date): Decision {
@@ -120,6 +184,12 @@ export function createDispatcher(options: {
       return { kind: 'sms', customerId: null, number: message.recipient, body: message.plannedBody };
     }
     if (message.customerId === null) return cancel('the customer was deleted');
+    let document: DocumentLink | undefined;
+    if (documentMessageTypes.has(message.type)) {
+      const refusal = documentRefusal(message, context);
+      if (refusal) return cancel(refusal);
+      document = { documentType: message.documentType!, documentId: message.documentId!, linkVersion: context.document!.linkVersion, validUntil: context.document!.validUntil };
+    }
     if (appointmentTypes.has(message.type)) {
       if (context.workOrderStatus === null) return cancel('the work order was deleted');
       const isOpen = context.workOrderStatus === 'pending' || context.workOrderStatus === 'scheduled';
@@ -136,13 +206,13 @@ export function createDispatcher(options: {
     if (message.channel === 'email') {
       const email = context.email?.trim();
       if (!email) return skip('the customer has no e-mail address');
-      return { kind: 'email', email: { message, recipient: email, subject: rendered.subject, body: rendered.emailBody } };
+      return { kind: 'email', email: { message, recipient: email, subject: rendered.subject, body: rendered.emailBody, ...(document ? { document } : {}) } };
     }
     if (consent?.status !== 'opted_in') return skip('the customer has not agreed to texts');
     const number = phoneToE164(context.phone);
     if (!number) return skip('the customer has no number that takes texts');
     if (consent.undeliverableAt && consent.undeliverableNumber === number) return skip('this number cannot take texts');
-    return { kind: 'sms', customerId: message.customerId, number, body: rendered.smsBody };
+    return { kind: 'sms', customerId: message.customerId, number, body: rendered.smsBody, ...(document ? { document } : {}) };
   }
 
   /**
@@ -155,14 +225,18 @@ export function createDispatcher(options: {
     const owned = await withTransaction(db, async (tx) => {
       const inTransaction = repository(tx);
       const finished = await inTransaction.finishSentEmails(
-        emails.map(({ message, recipient, subject, body }) => ({ message, recipient, subject, body, attempts: message.attempts + 1 })),
+        emails.map(({ message, recipient, subject, body }) => ({ message, recipient, subject, body: body.replaceAll(linkSentinel, linkNotKept), attempts: message.attempts + 1 })),
         now,
       );
       const kept = emails.filter((email) => finished.has(email.message.id));
-      const emailIds = await outbox.enqueue(
-        tx,
-        kept.map(({ message, recipient, subject, body }) => ({ recipients: [recipient], subject, text: body, relatedType: 'message', relatedId: message.id, kind: `message_${message.type}` })),
-      );
+      const queued = [];
+      for (const { message, recipient, subject, body, document } of kept) {
+        // A document's link is made now, in this transaction, and goes only into the outbox's copy,
+        // which is blanked once delivered and in every backup (carriesSecret, decision 018-d).
+        const text = document ? body.replaceAll(linkSentinel, await documentUrl(tx, message, document, now)) : body;
+        queued.push({ recipients: [recipient], subject, text, relatedType: 'message', relatedId: message.id, kind: `message_${message.type}`, carriesSecret: Boolean(document) });
+      }
+      const emailIds = await outbox.enqueue(tx, queued);
       await inTransaction.linkEmails(kept.map((email, index) => ({ messageId: email.message.id, emailId: emailIds[index]! })));
       return finished;
     });
@@ -170,9 +244,12 @@ export function createDispatcher(options: {
     return owned;
   }
 
-  async function sendText(message: ClaimedMessage, customerId: string | null, number: string, body: string, now: Date): Promise<DispatchOutcome> {
+  async function sendText(message: ClaimedMessage, customerId: string | null, number: string, text: string, now: Date, document?: DocumentLink): Promise<DispatchOutcome> {
+    // What is stored of a document's text: without its link (made for this send only).
+    const body = text.replaceAll(linkSentinel, linkNotKept);
     try {
-      const result = await sms.send({ to: number, body });
+      const toSend = document ? text.replaceAll(linkSentinel, await documentUrl(db, message, document, now)) : text;
+      const result = await sms.send({ to: number, body: toSend });
       const isOwn = await messaging.finish(message, { status: 'sent', recipient: number, body, providerId: result.providerId, attempts: message.attempts + 1, sentAt: now }, now);
       return isOwn ? 'sent' : 'lost';
     } catch (error) {
@@ -201,7 +278,7 @@ export function createDispatcher(options: {
     const decision = decide(message, await prepare([message]), now);
     if (decision.kind === 'end') return end(message, decision.status, decision.reason, now);
     if (decision.kind === 'email') return (await handOverEmails([decision.email], now)).has(message.id) ? 'sent' : 'lost';
-    return sendText(message, decision.customerId, decision.number, decision.body, now);
+    return sendText(message, decision.customerId, decision.number, decision.body, now, decision.document);
   }
 
   async function dispatchBatch(
@@ -219,7 +296,7 @@ export function createDispatcher(options: {
     };
     const batch = await prepare(messages);
     const emails: PendingEmail[] = [];
-    const texts: { message: ClaimedMessage; customerId: string | null; number: string; body: string }[] = [];
+    const texts: { message: ClaimedMessage; customerId: string | null; number: string; body: string; document?: DocumentLink }[] = [];
     for (const message of messages) {
       if (options.isStopping()) {
         unstarted.push(message.id);
@@ -252,7 +329,7 @@ export function createDispatcher(options: {
           unstarted.push(text.message.id);
           continue;
         }
-        count(await sendText(text.message, text.customerId, text.number, text.body, now()).catch(failed(text.message)));
+        count(await sendText(text.message, text.customerId, text.number, text.body, now(), text.document).catch(failed(text.message)));
       }
     };
     await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), texts.length) }, sendNext));
@@ -262,5 +339,8 @@ export function createDispatcher(options: {
   return { dispatch, dispatchBatch };
 }
 
-/** An e-mail ready to go into the outbox, rendered. */
-type PendingEmail = { message: ClaimedMessage; recipient: string; subject: string; body: string };
+/** An e-mail ready to go into the outbox, rendered (a document's link still to be made). */
+type PendingEmail = { message: ClaimedMessage; recipient: string; subject: string; body: string; document?: DocumentLink };
+
+/** The quote or invoice a message links to, as it was when the message was decided. */
+type DocumentLink = { documentType: DocumentType; documentId: string; linkVersion: number; validUntil: string | null };

@@ -52,7 +52,12 @@ export type NewMessage = {
   respectsQuietHours: boolean;
   subject?: string | null;
   body?: string | null;
+  /** A quote or an invoice whose link the message sends (issue 20). */
+  documentType?: DocumentType | null;
+  documentId?: string | null;
 };
+
+export type DocumentType = 'quote' | 'invoice';
 
 /** A message claimed for sending, with what its rendering needs (current data, not the planned). */
 export type ClaimedMessage = {
@@ -70,6 +75,8 @@ export type ClaimedMessage = {
   sendAt: Date;
   /** The body written when it was planned (an estimate request's text, which has no customer to render from later); else null. */
   plannedBody: string | null;
+  documentType: DocumentType | null;
+  documentId: string | null;
 };
 
 export type SendingContext = {
@@ -85,6 +92,19 @@ export type SendingContext = {
   address: string | null;
   technicianName: string | null;
   summary: string | null;
+  /** The quote or invoice of a document message, as it is now (null when there is none or it was deleted). */
+  document: DocumentContext | null;
+};
+
+export type DocumentContext = {
+  number: string | null;
+  status: string;
+  totalCents: number;
+  balanceCents: number | null;
+  /** Company-local dates 'YYYY-MM-DD'. */
+  dueOn: string | null;
+  validUntil: string | null;
+  linkVersion: number;
 };
 
 export type HistoryRow = {
@@ -216,10 +236,10 @@ export function createMessagingRepository(db: DbExecutor) {
       const values = rows.map(
         (row) => sql`(${row.type}, ${row.channel}, ${row.customerId}::uuid, ${row.workOrderId}::uuid, ${row.recipient}, ${row.dedupeKey},
           ${row.appointmentVersion}, ${row.respectsQuietHours ? sqlQuietAdjusted(row.sendAt, settings, timeZone) : sql`${row.sendAt.toISOString()}::timestamptz`},
-          ${row.subject ?? null}, ${row.body ?? null}, ${at}, ${at})`,
+          ${row.subject ?? null}, ${row.body ?? null}, ${row.documentType ?? null}, ${row.documentId ?? null}::uuid, ${at}, ${at})`,
       );
       const result = await db.execute<{ id: string }>(sql`
-        insert into messages (type, channel, customer_id, work_order_id, recipient, dedupe_key, appointment_version, send_at, subject, body, created_at, updated_at)
+        insert into messages (type, channel, customer_id, work_order_id, recipient, dedupe_key, appointment_version, send_at, subject, body, document_type, document_id, created_at, updated_at)
         values ${sql.join(values, sql`, `)}
         on conflict (dedupe_key) do nothing
         returning id`);
@@ -262,7 +282,7 @@ export function createMessagingRepository(db: DbExecutor) {
         )
         returning id, type, channel, customer_id as "customerId", work_order_id as "workOrderId", recipient,
                   appointment_version as "appointmentVersion", attempts, claimed_until as "claimedUntil", created_at as "createdAt", send_at as "sendAt",
-                  body as "plannedBody"`);
+                  body as "plannedBody", document_type as "documentType", document_id as "documentId"`);
       // RETURNING keeps no order: the longest due first.
       return result.rows
         .map((row) => ({ ...row, claimedUntil: asDate(row.claimedUntil)!, createdAt: asDate(row.createdAt)!, sendAt: asDate(row.sendAt)! }))
@@ -278,9 +298,15 @@ export function createMessagingRepository(db: DbExecutor) {
     },
 
     /** What rendering each message needs, current data: one query for the whole claimed batch, keyed by message id. */
-    async sendingContexts(messages: Pick<ClaimedMessage, 'id' | 'customerId' | 'workOrderId'>[], timeZone: string): Promise<Map<string, SendingContext>> {
+    async sendingContexts(
+      messages: (Pick<ClaimedMessage, 'id' | 'customerId' | 'workOrderId'> & Partial<Pick<ClaimedMessage, 'documentType' | 'documentId'>>)[],
+      timeZone: string,
+    ): Promise<Map<string, SendingContext>> {
       if (messages.length === 0) return new Map();
-      const wanted = messages.map((message) => sql`(${message.id}::uuid, ${message.customerId}::uuid, ${message.workOrderId}::uuid)`);
+      const wanted = messages.map(
+        (message) =>
+          sql`(${message.id}::uuid, ${message.customerId}::uuid, ${message.workOrderId}::uuid, ${message.documentType ?? null}::text, ${message.documentId ?? null}::uuid)`,
+      );
       const result = await db.execute<Record<string, unknown>>(sql`
         select m.id as message_id, c.name as customer_name, c.email, c.phone, w.status, w.work_order_number, w.title,
                case when w.scheduled_date is not null then to_char(w.scheduled_date at time zone ${timeZone}, 'YYYY-MM-DD') end as local_date,
@@ -288,11 +314,18 @@ export function createMessagingRepository(db: DbExecutor) {
                case when w.id is not null then concat_ws(', ', coalesce(w.service_address, c.address), coalesce(w.service_city, c.city), coalesce(w.service_state, c.state))
                     else concat_ws(', ', c.address, c.city, c.state) end as address,
                t.name as technician_name,
-               coalesce(nullif(trim(w.notes), ''), nullif(trim(w.description), ''), w.title) as summary
-        from (values ${sql.join(wanted, sql`, `)}) as m (id, customer_id, work_order_id)
+               coalesce(nullif(trim(w.notes), ''), nullif(trim(w.description), ''), w.title) as summary,
+               coalesce(q.id, i.id) as document_id, coalesce(q.quote_number, i.invoice_number) as document_number,
+               coalesce(q.status, i.status) as document_status, coalesce(i.total_cents, o.total_cents, 0) as document_total,
+               i.balance_cents as document_balance, to_char(i.due_on, 'YYYY-MM-DD') as document_due_on,
+               to_char(q.valid_until, 'YYYY-MM-DD') as document_valid_until, coalesce(q.link_version, i.link_version) as document_link_version
+        from (values ${sql.join(wanted, sql`, `)}) as m (id, customer_id, work_order_id, document_type, document_id)
         left join customers c on c.id = m.customer_id
         left join work_orders w on w.id = m.work_order_id
-        left join technicians t on t.id = w.technician_id`);
+        left join technicians t on t.id = w.technician_id
+        left join quotes q on m.document_type = 'quote' and q.id = m.document_id
+        left join lateral (select max(total_cents) as total_cents from quote_options where quote_id = q.id) as o on true
+        left join invoices i on m.document_type = 'invoice' and i.id = m.document_id`);
       const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
       return new Map(
         result.rows.map((row) => [
@@ -310,6 +343,18 @@ export function createMessagingRepository(db: DbExecutor) {
             address: text(row.address),
             technicianName: text(row.technician_name),
             summary: text(row.summary),
+            document:
+              row.document_id === null || row.document_id === undefined
+                ? null
+                : {
+                    number: text(row.document_number),
+                    status: String(row.document_status),
+                    totalCents: Number(row.document_total),
+                    balanceCents: row.document_balance === null || row.document_balance === undefined ? null : Number(row.document_balance),
+                    dueOn: text(row.document_due_on),
+                    validUntil: text(row.document_valid_until),
+                    linkVersion: Number(row.document_link_version),
+                  },
           },
         ]),
       );

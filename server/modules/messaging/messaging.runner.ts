@@ -4,7 +4,8 @@ import type { Database } from '#server/db/client.ts';
 import { createCoalescedRunner } from '#server/lib/coalesced-runner.ts';
 import type { EmailOutbox } from '#server/modules/email/index.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
-import { createDispatcher, messageLeaseMinutes } from './messaging.dispatcher.ts';
+import { createDispatcher, messageLeaseMinutes, type CreateDocumentLink } from './messaging.dispatcher.ts';
+import { planOverdueReminders } from './messaging.overdue.ts';
 import { planPendingBatch } from './messaging.planner.ts';
 import { createMessagingRepository } from './messaging.repository.ts';
 
@@ -41,6 +42,8 @@ export function createMessagingRunner(options: {
    * of work_orders runs the planner at once instead of at the next sweep.
    */
   changes?: { subscribe: (subscriber: { onChange: (change: { topic: string }) => void; onResync: () => void }) => () => void };
+  /** Makes the customer links that quote and invoice messages carry (issue 20). */
+  createDocumentLink?: CreateDocumentLink;
 }) {
   const { db, log, timeZone } = options;
   const now = options.now ?? (() => new Date());
@@ -49,7 +52,16 @@ export function createMessagingRunner(options: {
   const drainMs = options.drainMs ?? defaultMessagingDrainMs;
   const repository = createMessagingRepository;
   const messaging = repository(db);
-  const dispatcher = createDispatcher({ db, repository, outbox: options.outbox, sms: options.sms, company: options.company, timeZone, log });
+  const dispatcher = createDispatcher({
+    db,
+    repository,
+    outbox: options.outbox,
+    sms: options.sms,
+    company: options.company,
+    timeZone,
+    log,
+    ...(options.createDocumentLink ? { createDocumentLink: options.createDocumentLink } : {}),
+  });
   let isStopping = false;
   let isStarted = false;
   let timer: NodeJS.Timeout | undefined;
@@ -90,10 +102,21 @@ export function createMessagingRunner(options: {
     return outcomes;
   }
 
+  /** Overdue invoices' reminders are looked for at most this often (they move by the day). */
+  const overdueIntervalMs = 15 * 60_000;
+  let overdueCheckedAt = Number.NEGATIVE_INFINITY;
+  async function planOverdue(): Promise<number> {
+    overdueCheckedAt = now().getTime();
+    return planOverdueReminders(db, { timeZone, now: now() });
+  }
+
   /** Runs in the background once started (before: nothing; tests call planPending and dispatchDue themselves). */
   const runner = createCoalescedRunner({
     run: async () => {
       await planPending().catch((error: unknown) => log.error({ err: error }, 'message planning failed'));
+      if (now().getTime() - overdueCheckedAt >= overdueIntervalMs) {
+        await planOverdue().catch((error: unknown) => log.error({ err: error }, 'overdue reminder planning failed'));
+      }
       await dispatchDue().catch((error: unknown) => log.error({ err: error }, 'message sending failed'));
     },
     onError: (error) => log.error({ err: error }, 'messaging run failed'),
@@ -103,6 +126,7 @@ export function createMessagingRunner(options: {
 
   return {
     planPending,
+    planOverdue,
     dispatchDue,
     kick,
     /** Resolves when no background run is going (tests wait on it). */
@@ -113,8 +137,9 @@ export function createMessagingRunner(options: {
       timer.unref();
       unsubscribe = options.changes?.subscribe({
         onChange: (change) => {
-          // Work orders plan messages; an estimate request may queue its text.
-          if (change.topic === 'work_orders' || change.topic === 'estimate_requests') kick();
+          // Work orders plan messages; an estimate request may queue its text; a quote or an
+          // invoice sent queues its messages (issue 20).
+          if (['work_orders', 'estimate_requests', 'quotes', 'invoices'].includes(change.topic)) kick();
         },
         onResync: kick,
       });

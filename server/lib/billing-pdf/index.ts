@@ -1,0 +1,2 @@
+export { missingGlyphReplacement } from './fonts.ts';
+export { renderBillingPdf } from './render.ts';
