@@ -1,7 +1,7 @@
-import { z } from "zod";
-import type { BillingDocument } from "./billing-document.ts";
-import { invoiceStatuses, messageChannels } from "./enums.ts";
-import { invoiceDetailResponseSchema, invoiceSchema } from "./invoice.ts";
+import { z } from 'zod';
+import type { BillingDocument } from './billing-document.ts';
+import { invoiceStatuses, messageChannels } from './enums.ts';
+import { invoiceDetailResponseSchema, invoiceSchema } from './invoice.ts';
 
 // The customer's side of an invoice and its sending (issue 20, decision 024-h): one zod contract
 // per API, used by the routes (server/modules/invoices/invoice.public.routes.ts,
@@ -12,9 +12,7 @@ import { invoiceDetailResponseSchema, invoiceSchema } from "./invoice.ts";
 /** What a send did: the channels a message was queued on, and the ones skipped with why. */
 export const invoiceDeliverySchema = z.object({
   queued: z.array(z.enum(messageChannels)),
-  skipped: z.array(
-    z.object({ channel: z.enum(messageChannels), reason: z.string() }),
-  ),
+  skipped: z.array(z.object({ channel: z.enum(messageChannels), reason: z.string() })),
 });
 export type InvoiceDelivery = z.infer<typeof invoiceDeliverySchema>;
 
@@ -32,22 +30,16 @@ export const invoiceSendResponseSchema = z.object({
 export type InvoiceSendResponse = z.infer<typeof invoiceSendResponseSchema>;
 
 export const invoiceSendMessages = {
-  notSendable:
-    "Only an issued invoice can be sent; issue the draft first. A void invoice is not sent.",
+  notSendable: 'Only an issued invoice can be sent; issue the draft first. A void invoice is not sent.',
 } as const;
 
-const channelLabels = { email: "e-mail", sms: "text" } as const;
+const channelLabels = { email: 'e-mail', sms: 'text' } as const;
 
 /** "Sent by e-mail. Not by text: the customer has not agreed to texts." */
 export function describeDelivery(delivery: InvoiceDelivery): string {
-  const sent =
-    delivery.queued.length > 0
-      ? `Sent by ${delivery.queued.map((channel) => channelLabels[channel]).join(" and ")}.`
-      : "Not sent: no channel reaches this customer.";
-  const skipped = delivery.skipped.map(
-    (skip) => `Not by ${channelLabels[skip.channel]}: ${skip.reason}.`,
-  );
-  return [sent, ...skipped].join(" ");
+  const sent = delivery.queued.length > 0 ? `Sent by ${delivery.queued.map((channel) => channelLabels[channel]).join(' and ')}.` : 'Not sent: no channel reaches this customer.';
+  const skipped = delivery.skipped.map((skip) => `Not by ${channelLabels[skip.channel]}: ${skip.reason}.`);
+  return [sent, ...skipped].join(' ');
 }
 
 // ---------------------------------------------------------------------------- customer's page
@@ -61,7 +53,7 @@ const partySchema = z.object({
 
 /** shared/billing-document.ts's BillingDocument as a schema (the public answer carries it whole). */
 export const billingDocumentSchema = z.object({
-  kind: z.enum(["invoice", "credit_note", "quote"]),
+  kind: z.enum(['invoice', 'credit_note', 'quote']),
   number: z.string(),
   statusLabel: z.string(),
   issuedOn: z.string().optional(),
@@ -124,22 +116,21 @@ export const publicInvoiceResponseSchema = z.object({
   /** How to pay otherwise (always shown when there is a balance). */
   howToPay: z.string(),
   /** After coming back from Stripe: the payment is recorded, or still being confirmed (the webhook has not come yet). */
-  checkout: z.enum(["recorded", "confirming"]).nullable(),
+  checkout: z.enum(['recorded', 'confirming']).nullable(),
 });
 export type PublicInvoiceResponse = z.infer<typeof publicInvoiceResponseSchema>;
 
 /** POST /api/public/invoices/:token/checkout: where the browser goes to pay (Stripe's hosted page). */
 export const invoiceCheckoutResponseSchema = z.object({ url: z.string() });
-export type InvoiceCheckoutResponse = z.infer<
-  typeof invoiceCheckoutResponseSchema
->;
+export type InvoiceCheckoutResponse = z.infer<typeof invoiceCheckoutResponseSchema>;
 
 export const invoiceLinkMessages = {
-  nothingToPay: "There is nothing to pay online on this invoice.",
-  onlineUnavailable:
-    "Online payment is unavailable right now. Please try again later, or use one of the other ways to pay below.",
+  nothingToPay: 'There is nothing to pay online on this invoice.',
+  onlineUnavailable: 'Online payment is unavailable right now. Please try again later, or use one of the other ways to pay below.',
 } as const;
 
 /** The page's path for a token (shared/billing-document.ts's customerDocumentPath). */
-export const invoiceLinkApiPath = (token: string) =>
-  `/api/public/invoices/${encodeURIComponent(token)}`;
+export const invoiceLinkApiPath = (token: string) => `/api/public/invoices/${encodeURIComponent(token)}`;
+
+/** POST /api/public/payments/stripe/webhook's answer to Stripe (its body is Stripe's raw, signed event). */
+export const stripeWebhookResponseSchema = z.object({ received: z.literal(true), outcome: z.string() });

@@ -1,16 +1,12 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useState } from "react";
-import { useParams, useSearchParams } from "react-router";
-import { InvoicePage } from "#client/features/invoice-link/index.ts";
-import { company } from "#client/lib/company.ts";
-import "#client/lib/zod-client.ts";
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import { InvoicePage } from '#client/features/invoice-link/index.ts';
+import { company } from '#client/lib/company.ts';
+import '#client/lib/zod-client.ts';
 
 export function meta() {
-  return [
-    { title: `Your invoice | ${company.name}` },
-    { name: "robots", content: "noindex, nofollow" },
-    { name: "referrer", content: "no-referrer" },
-  ];
+  return [{ title: `Your invoice | ${company.name}` }, { name: 'robots', content: 'noindex, nofollow' }, { name: 'referrer', content: 'no-referrer' }];
 }
 
 /**
@@ -18,7 +14,7 @@ export function meta() {
  * office and the prerendered site (the token is dynamic): the SPA shell renders it, phone first.
  */
 export default function InvoiceRoute() {
-  const { token = "" } = useParams();
+  const { token = '' } = useParams();
   const [search] = useSearchParams();
   const [queryClient] = useState(
     () =>
@@ -30,11 +26,7 @@ export default function InvoiceRoute() {
     <QueryClientProvider client={queryClient}>
       <main className="mx-auto max-w-3xl px-3 py-6 sm:px-6">
         <p className="mb-4 text-lg font-bold text-brand-800">{company.name}</p>
-        <InvoicePage
-          key={token}
-          token={token}
-          checkoutSessionId={search.get("checkout") ?? undefined}
-        />
+        <InvoicePage key={token} token={token} checkoutSessionId={search.get('checkout') ?? undefined} />
       </main>
     </QueryClientProvider>
   );

@@ -28,7 +28,13 @@ test('an issued invoice is e-mailed, opened on a phone, paid by card online, and
   expect(customerResponse.status(), await customerResponse.text()).toBe(201);
   const customer = ((await customerResponse.json()) as { customer: Customer }).customer;
   const created = await page.request.post('/api/admin/invoices', {
-    data: { customerId: customer.id, lines: [{ name: 'Diagnostic visit', quantityMilli: 1000, unitPriceCents: 8900 }, { name: 'Capacitor 45/5 MFD', quantityMilli: 1000, unitPriceCents: 14500 }] },
+    data: {
+      customerId: customer.id,
+      lines: [
+        { name: 'Diagnostic visit', quantityMilli: 1000, unitPriceCents: 8900 },
+        { name: 'Capacitor 45/5 MFD', quantityMilli: 1000, unitPriceCents: 14500 },
+      ],
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const invoiceId = ((await created.json()) as InvoiceDetailResponse).invoice.id;

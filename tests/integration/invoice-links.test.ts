@@ -42,7 +42,12 @@ async function customer(options: { name?: string; email?: string | null } = {}):
   customerCount += 1;
   const [row] = await context.database.query<{ id: string }>(
     `insert into customers (name, phone, address, city, state, zip, email) values ($1, $2, $3, 'Bluffton', 'SC', '29910', $4) returning id`,
-    [options.name ?? 'Dana Whitfield', `(843) 555-03${String(customerCount).padStart(2, '0')}`, `${customerCount} May River Rd`, options.email === undefined ? `c${customerCount}@example.com` : options.email],
+    [
+      options.name ?? 'Dana Whitfield',
+      `(843) 555-03${String(customerCount).padStart(2, '0')}`,
+      `${customerCount} May River Rd`,
+      options.email === undefined ? `c${customerCount}@example.com` : options.email,
+    ],
   );
   return row!.id;
 }

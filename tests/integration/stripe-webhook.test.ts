@@ -76,7 +76,10 @@ async function payAndCollect(sessionId: string) {
 }
 
 async function stored(id: string) {
-  const [row] = await context.database.query<{ status: string; paid_cents: string; balance_cents: string }>('select status, paid_cents, balance_cents from invoices where id = $1', [id]);
+  const [row] = await context.database.query<{ status: string; paid_cents: string; balance_cents: string }>(
+    'select status, paid_cents, balance_cents from invoices where id = $1',
+    [id],
+  );
   const rows = await context.database.query<{ kind: string; method: string; amount_cents: string; provider_payment_id: string | null; recorded_by_name: string }>(
     'select kind, method, amount_cents, provider_payment_id, recorded_by_name from payments where invoice_id = $1 order by created_at, kind',
     [id],
@@ -85,7 +88,13 @@ async function stored(id: string) {
     status: row!.status,
     paid: Number(row!.paid_cents),
     balance: Number(row!.balance_cents),
-    payments: rows.map((payment) => ({ kind: payment.kind, method: payment.method, amount: Number(payment.amount_cents), provider: payment.provider_payment_id, by: payment.recorded_by_name })),
+    payments: rows.map((payment) => ({
+      kind: payment.kind,
+      method: payment.method,
+      amount: Number(payment.amount_cents),
+      provider: payment.provider_payment_id,
+      by: payment.recorded_by_name,
+    })),
   };
 }
 
@@ -104,7 +113,10 @@ describe('checkout', () => {
     expect(session.client_reference_id).toBe(id);
     expect(String(session.success_url)).toBe(`https://comfort.example/invoice/${token}?checkout={CHECKOUT_SESSION_ID}`);
     expect(String(session.cancel_url)).toBe(`https://comfort.example/invoice/${token}`);
-    const rows = await context.database.query<{ session_id: string; amount_cents: string; status: string }>('select session_id, amount_cents, status from payment_checkouts where invoice_id = $1', [id]);
+    const rows = await context.database.query<{ session_id: string; amount_cents: string; status: string }>(
+      'select session_id, amount_cents, status from payment_checkouts where invoice_id = $1',
+      [id],
+    );
     expect(rows.map((row) => [row.session_id, Number(row.amount_cents), row.status])).toEqual([[sessionId, 27850, 'open']]);
 
     expect(await checkout(token)).toBe(sessionId);
@@ -120,7 +132,9 @@ describe('webhook', () => {
     expect(successUrl).toContain(`?checkout=${sessionId}`);
 
     // Back on the page before the webhook: being confirmed.
-    const early = publicInvoiceResponseSchema.parse((await context.app.inject({ method: 'GET', url: `/api/public/invoices/${token}?checkout=${sessionId}`, remoteAddress: address() })).json());
+    const early = publicInvoiceResponseSchema.parse(
+      (await context.app.inject({ method: 'GET', url: `/api/public/invoices/${token}?checkout=${sessionId}`, remoteAddress: address() })).json(),
+    );
     expect(early.checkout).toBe('confirming');
 
     for (const event of events) expect((await fake.deliver(event.id)).status).toBe(200);
@@ -129,10 +143,14 @@ describe('webhook', () => {
     const after = await stored(id);
     expect(after).toMatchObject({ status: 'paid', paid: 18950, balance: 0 });
     expect(after.payments).toEqual([{ kind: 'payment', method: 'online_card', amount: 18950, provider: paymentIntentOf(sessionId), by: 'System' }]);
-    const outcomes = await context.database.query<{ event_id: string; outcome: string }>('select event_id, outcome from payment_events where event_id = any($1)', [events.map((event) => event.id)]);
+    const outcomes = await context.database.query<{ event_id: string; outcome: string }>('select event_id, outcome from payment_events where event_id = any($1)', [
+      events.map((event) => event.id),
+    ]);
     expect(outcomes.map((row) => row.outcome).sort()).toEqual(['already_recorded', 'recorded']);
 
-    const view = publicInvoiceResponseSchema.parse((await context.app.inject({ method: 'GET', url: `/api/public/invoices/${token}?checkout=${sessionId}`, remoteAddress: address() })).json());
+    const view = publicInvoiceResponseSchema.parse(
+      (await context.app.inject({ method: 'GET', url: `/api/public/invoices/${token}?checkout=${sessionId}`, remoteAddress: address() })).json(),
+    );
     expect(view).toMatchObject({ status: 'paid', balanceCents: 0, payOnline: null, checkout: 'recorded' });
     const audit = await context.database.query<{ actor_name: string }>(`select actor_name from audit_log where entity_id = $1 and action = 'payment_recorded'`, [id]);
     expect(audit.map((row) => row.actor_name)).toEqual(['System']);
@@ -209,7 +227,9 @@ describe('webhook', () => {
     const completed = byType('checkout.session.completed');
     expect((await fake.deliver(completed.id)).status).toBe(200);
     expect((await fake.deliver(byType('payment_intent.succeeded').id)).status).toBe(200);
-    const outcomes = await context.database.query<{ outcome: string }>('select outcome from payment_events where event_id = any($1) order by outcome', [[completed.id, byType('payment_intent.succeeded').id]]);
+    const outcomes = await context.database.query<{ outcome: string }>('select outcome from payment_events where event_id = any($1) order by outcome', [
+      [completed.id, byType('payment_intent.succeeded').id],
+    ]);
     expect(outcomes.map((row) => row.outcome)).toEqual(['ignored: unknown invoice', 'ignored: unknown session']);
     expect(await context.database.query(`select 1 from payments where provider_payment_id = $1`, [paymentIntentOf(foreign.sessionId)])).toHaveLength(0);
   });

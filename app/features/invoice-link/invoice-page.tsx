@@ -1,16 +1,12 @@
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import {
-  invoiceLinkApiPath,
-  type InvoiceCheckoutResponse,
-  type PublicInvoiceResponse,
-} from "#shared/invoice-link.ts";
-import { formatCents } from "#shared/money.ts";
-import { Alert } from "#client/components/ui/alert.tsx";
-import { Button, buttonClass } from "#client/components/ui/button.tsx";
-import { BillingDocumentView } from "#client/features/invoices/index.ts";
-import { ApiError, apiFetch, messageOf } from "#client/lib/api.ts";
-import { company } from "#client/lib/company.ts";
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { invoiceLinkApiPath, type InvoiceCheckoutResponse, type PublicInvoiceResponse } from '#shared/invoice-link.ts';
+import { formatCents } from '#shared/money.ts';
+import { Alert } from '#client/components/ui/alert.tsx';
+import { Button, buttonClass } from '#client/components/ui/button.tsx';
+import { BillingDocumentView } from '#client/features/invoices/index.ts';
+import { ApiError, apiFetch, messageOf } from '#client/lib/api.ts';
+import { company } from '#client/lib/company.ts';
 
 /** How often the page asks again while a card payment is being confirmed, and for how long at most. */
 const confirmPollMs = 2000;
@@ -21,42 +17,26 @@ const confirmPollLimit = 30;
  * no account. The document as the PDF prints it, the balance, "Pay by card" when online payment
  * is set up (Stripe's hosted page), else how to pay.
  */
-export function InvoicePage({
-  token,
-  checkoutSessionId,
-}: {
-  token: string;
-  checkoutSessionId: string | undefined;
-}) {
+export function InvoicePage({ token, checkoutSessionId }: { token: string; checkoutSessionId: string | undefined }) {
   const [payError, setPayError] = useState<string>();
   const [isPaying, setIsPaying] = useState(false);
-  const query = checkoutSessionId
-    ? `?checkout=${encodeURIComponent(checkoutSessionId)}`
-    : "";
+  const query = checkoutSessionId ? `?checkout=${encodeURIComponent(checkoutSessionId)}` : '';
   const invoice = useQuery({
-    queryKey: ["customer-invoice", token, checkoutSessionId ?? null],
+    queryKey: ['customer-invoice', token, checkoutSessionId ?? null],
     queryFn: ({ signal }) =>
       apiFetch<PublicInvoiceResponse>(`${invoiceLinkApiPath(token)}${query}`, {
         signal,
       }),
-    retry: (count, error) =>
-      !(error instanceof ApiError && error.status < 500) && count < 2,
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
     // Back from Stripe before its webhook came: ask again until the payment is on record.
-    refetchInterval: (current) =>
-      current.state.data?.checkout === "confirming" &&
-      current.state.dataUpdateCount < confirmPollLimit
-        ? confirmPollMs
-        : false,
+    refetchInterval: (current) => (current.state.data?.checkout === 'confirming' && current.state.dataUpdateCount < confirmPollLimit ? confirmPollMs : false),
   });
 
   async function pay() {
     setPayError(undefined);
     setIsPaying(true);
     try {
-      const { url } = await apiFetch<InvoiceCheckoutResponse>(
-        `${invoiceLinkApiPath(token)}/checkout`,
-        { method: "POST" },
-      );
+      const { url } = await apiFetch<InvoiceCheckoutResponse>(`${invoiceLinkApiPath(token)}/checkout`, { method: 'POST' });
       window.location.assign(url);
     } catch (error) {
       setPayError(messageOf(error));
@@ -72,28 +52,15 @@ export function InvoicePage({
     );
   }
   if (invoice.isError) {
-    const missing =
-      invoice.error instanceof ApiError && invoice.error.status === 404;
+    const missing = invoice.error instanceof ApiError && invoice.error.status === 404;
     return (
-      <div
-        role="alert"
-        className="mx-auto max-w-xl rounded-lg border border-red-200 bg-red-50 p-6 text-center text-red-800"
-      >
-        <h1 className="text-lg font-semibold">
-          {missing
-            ? "Invoice link not valid"
-            : "The invoice could not be loaded"}
-        </h1>
-        <p className="mt-2">
-          {missing ? invoice.error.message : messageOf(invoice.error)}
-        </p>
+      <div role="alert" className="mx-auto max-w-xl rounded-lg border border-red-200 bg-red-50 p-6 text-center text-red-800">
+        <h1 className="text-lg font-semibold">{missing ? 'Invoice link not valid' : 'The invoice could not be loaded'}</h1>
+        <p className="mt-2">{missing ? invoice.error.message : messageOf(invoice.error)}</p>
         {company.phone ? (
           <p className="mt-2">
-            Call us at{" "}
-            <a
-              className="underline"
-              href={`tel:${company.phone.replace(/[^\d+]/g, "")}`}
-            >
+            Call us at{' '}
+            <a className="underline" href={`tel:${company.phone.replace(/[^\d+]/g, '')}`}>
               {company.phone}
             </a>
             .
@@ -109,8 +76,8 @@ export function InvoicePage({
   }
 
   const { data } = invoice;
-  const isVoid = data.status === "void";
-  const isPaid = data.status === "paid";
+  const isVoid = data.status === 'void';
+  const isPaid = data.status === 'paid';
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">
@@ -118,52 +85,21 @@ export function InvoicePage({
         <span className="sr-only"> from {company.name}</span>
       </h1>
       <div aria-live="polite" aria-atomic="true" className="space-y-2">
-        {data.checkout === "recorded" ||
-        (data.checkout === "confirming" && isPaid) ? (
-          <Alert tone="success">
-            Thank you: your payment has been received.
-          </Alert>
-        ) : null}
-        {data.checkout === "confirming" && !isPaid ? (
-          <Alert tone="info">
-            Thanks! We are confirming your payment; this page updates by itself.
-          </Alert>
-        ) : null}
+        {data.checkout === 'recorded' || (data.checkout === 'confirming' && isPaid) ? <Alert tone="success">Thank you: your payment has been received.</Alert> : null}
+        {data.checkout === 'confirming' && !isPaid ? <Alert tone="info">Thanks! We are confirming your payment; this page updates by itself.</Alert> : null}
       </div>
-      <section
-        aria-labelledby="amount-due"
-        className="rounded-lg border border-slate-200 bg-slate-50 p-4"
-      >
+      <section aria-labelledby="amount-due" className="rounded-lg border border-slate-200 bg-slate-50 p-4">
         <h2 id="amount-due" className="text-lg font-semibold text-slate-900">
-          {isVoid
-            ? "This invoice is void"
-            : isPaid
-              ? "Paid in full"
-              : `Amount due: ${formatCents(data.balanceCents)}`}
+          {isVoid ? 'This invoice is void' : isPaid ? 'Paid in full' : `Amount due: ${formatCents(data.balanceCents)}`}
         </h2>
-        {isVoid ? (
-          <p className="mt-1 text-slate-700">
-            Nothing is owed on it. Contact us if you have questions.
-          </p>
-        ) : null}
-        {!isVoid && !isPaid && data.document.dueOn ? (
-          <p className="mt-1 text-slate-700">Due {data.document.dueOn}</p>
-        ) : null}
-        {data.payOnline && !(data.checkout === "confirming") ? (
+        {isVoid ? <p className="mt-1 text-slate-700">Nothing is owed on it. Contact us if you have questions.</p> : null}
+        {!isVoid && !isPaid && data.document.dueOn ? <p className="mt-1 text-slate-700">Due {data.document.dueOn}</p> : null}
+        {data.payOnline && !(data.checkout === 'confirming') ? (
           <div className="mt-3">
-            <Button
-              onClick={() => void pay()}
-              disabled={isPaying}
-              className="w-full sm:w-auto"
-            >
-              {isPaying
-                ? "Opening the secure payment page…"
-                : `Pay ${formatCents(data.payOnline.amountCents)} by card`}
+            <Button onClick={() => void pay()} disabled={isPaying} className="w-full sm:w-auto">
+              {isPaying ? 'Opening the secure payment page…' : `Pay ${formatCents(data.payOnline.amountCents)} by card`}
             </Button>
-            <p className="mt-2 text-sm text-slate-600">
-              You pay on Stripe&apos;s secure page; we never see your card
-              number.
-            </p>
+            <p className="mt-2 text-sm text-slate-600">You pay on Stripe&apos;s secure page; we never see your card number.</p>
           </div>
         ) : null}
         {payError ? (
@@ -173,16 +109,11 @@ export function InvoicePage({
         ) : null}
         {!isVoid && !isPaid && data.balanceCents > 0 ? (
           <p className="mt-3 text-slate-800">
-            <strong>How to pay{data.payOnline ? " otherwise" : ""}:</strong>{" "}
-            {data.howToPay}
+            <strong>How to pay{data.payOnline ? ' otherwise' : ''}:</strong> {data.howToPay}
           </p>
         ) : null}
         <p className="mt-3">
-          <a
-            className={buttonClass("secondary")}
-            href={`${invoiceLinkApiPath(token)}/pdf`}
-            download={`${data.document.number}.pdf`}
-          >
+          <a className={buttonClass('secondary')} href={`${invoiceLinkApiPath(token)}/pdf`} download={`${data.document.number}.pdf`}>
             Download PDF
           </a>
         </p>

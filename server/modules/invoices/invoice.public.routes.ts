@@ -1,24 +1,17 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import {
-  invoiceCheckoutResponseSchema,
-  invoiceLinkParamsSchema,
-  invoiceLinkQuerySchema,
-  publicInvoiceResponseSchema,
-} from "#shared/invoice-link.ts";
-import { WebhookSignatureError } from "#server/adapters/payments/index.ts";
-import { renderBillingPdf } from "#server/lib/billing-pdf/index.ts";
-import { RetryLaterError, type OnlineInvoices } from "./invoice.online.ts";
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { invoiceCheckoutResponseSchema, invoiceLinkParamsSchema, invoiceLinkQuerySchema, publicInvoiceResponseSchema, stripeWebhookResponseSchema } from '#shared/invoice-link.ts';
+import { WebhookSignatureError } from '#server/adapters/payments/index.ts';
+import { errorBodySchema, mediaResponse } from '#shared/api.ts';
+import { renderBillingPdf } from '#server/lib/billing-pdf/index.ts';
+import { RetryLaterError, type OnlineInvoices } from './invoice.online.ts';
 
 /** The Stripe webhook's path: COMPANY_SITE_URL + this is the endpoint to register in Stripe's dashboard. */
-export const stripeWebhookPath = "/api/public/payments/stripe/webhook";
+export const stripeWebhookPath = '/api/public/payments/stripe/webhook';
 
 /** A customer's link is a secret: never sent on as a referrer, never indexed, never cached by a shared cache. */
 export function markPrivate(reply: FastifyReply): FastifyReply {
-  return reply
-    .header("referrer-policy", "no-referrer")
-    .header("x-robots-tag", "noindex, nofollow")
-    .header("cache-control", "private, no-store");
+  return reply.header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex, nofollow').header('cache-control', 'private, no-store');
 }
 
 /**
@@ -26,16 +19,13 @@ export function markPrivate(reply: FastifyReply): FastifyReply {
  * Every route is rate-limited per client address; every link that does not open is the same 404
  * (document-links). Stripe's webhook is in its own scope (a raw-body parser) and not rate-limited.
  */
-export async function invoicePublicRoutes(
-  app: FastifyInstance,
-  options: { online: OnlineInvoices; limitPerMinute: number },
-): Promise<void> {
+export async function invoicePublicRoutes(app: FastifyInstance, options: { online: OnlineInvoices; limitPerMinute: number }): Promise<void> {
   const { online } = options;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const rateLimit = { max: options.limitPerMinute, timeWindow: "1 minute" };
+  const rateLimit = { max: options.limitPerMinute, timeWindow: '1 minute' };
 
   routes.get(
-    "/api/public/invoices/:token",
+    '/api/public/invoices/:token',
     {
       config: { rateLimit },
       schema: {
@@ -50,29 +40,25 @@ export async function invoicePublicRoutes(
     },
   );
 
-  routes.get(
-    "/api/public/invoices/:token/pdf",
-    { config: { rateLimit }, schema: { params: invoiceLinkParamsSchema } },
+  // Untyped reply: the body is the PDF's bytes (the OpenAPI document says application/pdf).
+  app.get<{ Params: { token: string } }>(
+    '/api/public/invoices/:token/pdf',
+    { config: { rateLimit }, schema: { params: invoiceLinkParamsSchema, response: { 200: mediaResponse('application/pdf', 'The invoice as a PDF') } } },
     async (request, reply) => {
       markPrivate(reply);
-      const { document, fileName } = await online.pdfDocument(
-        request.params.token,
-      );
+      const { document, fileName } = await online.pdfDocument(request.params.token);
       const pdf = await renderBillingPdf(document);
-      return reply
-        .header("content-type", "application/pdf")
-        .header("content-disposition", `inline; filename="${fileName}"`)
-        .send(pdf);
+      return reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="${fileName}"`).send(pdf);
     },
   );
 
   routes.post(
-    "/api/public/invoices/:token/checkout",
+    '/api/public/invoices/:token/checkout',
     {
       config: {
         rateLimit: {
           max: Math.max(1, Math.ceil(options.limitPerMinute / 3)),
-          timeWindow: "1 minute",
+          timeWindow: '1 minute',
         },
       },
       schema: {
@@ -88,56 +74,31 @@ export async function invoicePublicRoutes(
 
   await app.register(async (scope) => {
     // The signature is over the exact bytes received: no JSON parsing before the check.
-    scope.addContentTypeParser(
-      "application/json",
-      { parseAs: "buffer", bodyLimit: 256 * 1024 },
-      (_request, body, done) => done(null, body),
-    );
-    scope.post(
-      stripeWebhookPath,
-      { bodyLimit: 256 * 1024 },
-      async (request, reply) => {
-        const body = Buffer.isBuffer(request.body)
-          ? request.body
-          : Buffer.alloc(0);
-        const header = request.headers["stripe-signature"];
-        try {
-          const result = await online.handleWebhook(
-            body,
-            Array.isArray(header) ? header[0] : header,
-          );
-          return reply
-            .status(200)
-            .send({ received: true, outcome: result.outcome });
-        } catch (error) {
-          if (error instanceof WebhookSignatureError) {
-            request.log.warn(
-              { reason: error.reason },
-              "stripe webhook: signature refused",
-            );
-            return reply
-              .status(400)
-              .send({
-                error: {
-                  code: "VALIDATION_FAILED",
-                  message: "Invalid signature.",
-                },
-              });
-          }
-          if (error instanceof RetryLaterError) {
-            request.log.warn(
-              { reason: error.message },
-              "stripe webhook: to be retried",
-            );
-            return reply
-              .status(503)
-              .send({
-                error: { code: "INTERNAL", message: "Try again later." },
-              });
-          }
-          throw error;
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_request, body, done) => done(null, body));
+    scope.post(stripeWebhookPath, { bodyLimit: 256 * 1024, schema: { response: { 200: stripeWebhookResponseSchema, 400: errorBodySchema, 503: errorBodySchema } } }, async (request, reply) => {
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const header = request.headers['stripe-signature'];
+      try {
+        const result = await online.handleWebhook(body, Array.isArray(header) ? header[0] : header);
+        return reply.status(200).send({ received: true as const, outcome: result.outcome });
+      } catch (error) {
+        if (error instanceof WebhookSignatureError) {
+          request.log.warn({ reason: error.reason }, 'stripe webhook: signature refused');
+          return reply.status(400).send({
+            error: {
+              code: 'VALIDATION_FAILED',
+              message: 'Invalid signature.',
+            },
+          });
         }
-      },
-    );
+        if (error instanceof RetryLaterError) {
+          request.log.warn({ reason: error.message }, 'stripe webhook: to be retried');
+          return reply.status(503).send({
+            error: { code: 'INTERNAL', message: 'Try again later.' },
+          });
+        }
+        throw error;
+      }
+    });
   });
 }
