@@ -202,6 +202,18 @@ describe("the customer's link", () => {
     expect(checkout.statusCode).toBe(409);
   });
 
+  it('has no Stripe webhook when online payment is not configured', async () => {
+    const response = await context.app.inject({
+      method: 'POST',
+      url: '/api/public/payments/stripe/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      payload: '{"id":"evt_1","object":"event","type":"checkout.session.completed"}',
+      remoteAddress: address(),
+    });
+    expect(response.statusCode).toBe(404);
+    expect(await context.database.query('select 1 from payment_events')).toHaveLength(0);
+  });
+
   it('rate-limits the public invoice routes per client address', async () => {
     const client = '10.99.0.1';
     for (let index = 0; index < publicInvoiceLimitPerMinute; index += 1) {
