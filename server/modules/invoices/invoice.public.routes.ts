@@ -55,6 +55,8 @@ export async function invoicePublicRoutes(app: FastifyInstance, options: { onlin
   routes.post(
     '/api/public/invoices/:token/checkout',
     {
+      // No body: the action is in the address.
+      bodyLimit: 1024,
       config: {
         rateLimit: {
           max: Math.max(1, Math.ceil(options.limitPerMinute / 3)),
@@ -72,6 +74,8 @@ export async function invoicePublicRoutes(app: FastifyInstance, options: { onlin
     },
   );
 
+  // Without Stripe configured there is no webhook at all: the path answers the usual 404.
+  if (!online.isConfigured) return;
   await app.register(async (scope) => {
     // The signature is over the exact bytes received: no JSON parsing before the check.
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_request, body, done) => done(null, body));
