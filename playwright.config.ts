@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { fakeStripeFixedKeys } from './tests/support/fake-stripe-server.ts';
 
 // End-to-end journeys in Debian's Chromium against the built app, started the way the README
 // starts it (`npm start`), on a fresh data directory, or on PostgreSQL when TEST_DATABASE_URL is set.
@@ -8,6 +9,12 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 /** The server's data directory: tests read the e-mails it writes to DATA_DIR/outbox. */
 export const e2eDataDir = path.join(os.tmpdir(), `hvac-e2e-${port}`);
 export const e2eAdmin = { email: 'e2e-admin@example.com', password: 'e2e-password-long-enough' };
+/**
+ * The fake Stripe (tests/support/fake-stripe-main.ts) runs beside the server with fixed test keys
+ * (they open nothing but the fake): invoices can be paid online in journeys (decision 024-h).
+ */
+export const e2eStripePort = port + 1000;
+
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -28,30 +35,45 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } }],
-  webServer: {
-    command: `rm -rf "${e2eDataDir}" && npm start`,
-    url: `http://127.0.0.1:${port}/readyz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: e2eDataDir,
-      ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
-      ADMIN_EMAIL: e2eAdmin.email,
-      ADMIN_PASSWORD: e2eAdmin.password,
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      // Many journeys submit forms from 127.0.0.1; the per-address limit itself is tested in integration.
-      PUBLIC_FORM_LIMIT: '1000',
-      CHAT_MESSAGE_LIMIT: '1000',
-      // Every journey signs in from 127.0.0.1; failed attempts are still throttled per account.
-      LOGIN_RATE_LIMIT: '1000',
-      // Geocoding batches with the offline ZIP provider: no outside service to be polite to.
-      GEOCODER: 'zip',
-      GEOCODER_PAUSE_MS: '20',
+  webServer: [
+    {
+      command: `npx tsx tests/support/fake-stripe-main.ts --port ${e2eStripePort} --webhook-url http://127.0.0.1:${port}/api/public/payments/stripe/webhook`,
+      url: `http://127.0.0.1:${e2eStripePort}/_fake/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
     },
-  },
+    {
+      command: `rm -rf "${e2eDataDir}" && npm start`,
+      url: `http://127.0.0.1:${port}/readyz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: e2eDataDir,
+        ...(process.env.TEST_DATABASE_URL ? { DATABASE_URL: process.env.TEST_DATABASE_URL } : {}),
+        ADMIN_EMAIL: e2eAdmin.email,
+        ADMIN_PASSWORD: e2eAdmin.password,
+        SEED_DEMO: 'true',
+        LOG_LEVEL: 'warn',
+        // Many journeys submit forms from 127.0.0.1; the per-address limit itself is tested in integration.
+        PUBLIC_FORM_LIMIT: '1000',
+        CHAT_MESSAGE_LIMIT: '1000',
+        // Every journey signs in from 127.0.0.1; failed attempts are still throttled per account.
+        LOGIN_RATE_LIMIT: '1000',
+        // Geocoding batches with the offline ZIP provider: no outside service to be polite to.
+        GEOCODER: 'zip',
+        GEOCODER_PAUSE_MS: '20',
+        // Links in e-mails and Stripe's return URLs point back at this server.
+        COMPANY_SITE_URL: `http://127.0.0.1:${port}`,
+        STRIPE_SECRET_KEY: fakeStripeFixedKeys.secretKey,
+        STRIPE_WEBHOOK_SECRET: fakeStripeFixedKeys.webhookSecret,
+        STRIPE_API_URL: `http://127.0.0.1:${e2eStripePort}`,
+      },
+    },
+  ],
 });

@@ -20,6 +20,8 @@ export default [
     // Spec: the catch-all shows the home page.
     route('*', 'routes/public/home.tsx', { id: 'public-catch-all' }),
   ]),
+  // A customer's invoice from its link (issue 20, decision 024-h): no session, not prerendered.
+  route('invoice/:token', 'routes/invoice.tsx', { id: 'customer-invoice' }),
   // The technician app (issue 19): its own layout and offline store, outside the back office.
   route('tech', 'routes/tech/layout.tsx', [
     index('routes/tech/my-day.tsx'),

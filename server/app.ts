@@ -70,7 +70,8 @@ import { createCustomerRepository } from './modules/customers/customer.repositor
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
 import { createPriceBookService, priceBookRoutes } from './modules/price-book/index.ts';
 import { billingSettingsRoutes, createBillingSettingsService } from './modules/billing-settings/index.ts';
-import { createInvoiceService, invoiceRoutes } from './modules/invoices/index.ts';
+import { createInvoiceSending, createInvoiceService, createOnlineInvoices, invoiceDocumentRoutes, invoicePublicRoutes, invoiceRoutes, markPrivate } from './modules/invoices/index.ts';
+import { createPaymentGateway } from './adapters/payments/index.ts';
 import { markStartup } from './lib/startup-timing.ts';
 import { loggerOptions, registerRequestIdHeader, requestIdFor } from './logging.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -98,6 +99,9 @@ export type AppDependencies = {
   /** Where texts go (tests pass a recording sender). */
   smsSender?: SmsSender;
 };
+
+/** Customer invoice links (page loads, PDF): per client address and minute; checkouts a third of it. */
+export const publicInvoiceLimitPerMinute = 60;
 
 function replacedBelow(): never {
   throw new Error('the zod compilers replace this factory (app.setValidatorCompiler, app.setSerializerCompiler)');
@@ -278,8 +282,25 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     }),
   });
   await app.register(dashboardRoutes, { dashboard: createDashboardService({ db: database.db, timeZone: config.businessTimeZone }) });
-  // Invoices, credit notes and payments for the office (issue 20, decision 024-g).
-  await app.register(invoiceRoutes, { invoices: createInvoiceService({ db: database.db, timeZone: config.businessTimeZone, company: config.company, now }) });
+  // Invoices, credit notes and payments for the office (issue 20, decision 024-g); sent through
+  // messaging, the customer's link, its PDF and online payment (decision 024-h).
+  const invoiceSending = createInvoiceSending({ db: database.db, timeZone: config.businessTimeZone, now, onQueued: () => messagingRunner.kick() });
+  const invoices = createInvoiceService({ db: database.db, timeZone: config.businessTimeZone, company: config.company, now, sending: invoiceSending });
+  await app.register(invoiceRoutes, { invoices });
+  await app.register(invoiceDocumentRoutes, { invoices, sending: invoiceSending });
+  await app.register(invoicePublicRoutes, {
+    online: createOnlineInvoices({
+      db: database.db,
+      invoices,
+      documentLinks,
+      gateway: createPaymentGateway(config.payments),
+      company: config.company,
+      timeZone: config.businessTimeZone,
+      log: app.log,
+      now,
+    }),
+    limitPerMinute: publicInvoiceLimitPerMinute,
+  });
   const map = createMapService({
     db: database.db,
     timeZone: config.businessTimeZone,
@@ -350,7 +371,11 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     const isPageRequest =
       (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(pathname);
     const page = isPageRequest ? resolvePage?.(request.url) : undefined;
-    if (page) return sendPage(request, reply, page);
+    if (page) {
+      // A customer's invoice link carries its secret in the path (decision 024-h).
+      if (pathname.toLowerCase().startsWith('/invoice/')) markPrivate(reply);
+      return sendPage(request, reply, page);
+    }
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${pathname}` } });
   });
 

@@ -186,7 +186,7 @@ describe('issuing', () => {
     expect(detail.invoice.dueOn).toBe(addDays(today, 30));
     expect(detail.invoice.billingName).toBe('Dana W. Whitfield');
     expect(detail.invoice.billingAddressLines).toEqual(['9 Calhoun St', 'Bluffton, SC 29910']);
-    expect(detail.history.map((entry) => entry.action)).toEqual(['issued', 'created']);
+    expect(detail.history.map((entry) => entry.action)).toEqual(['send_queued', 'issued', 'created']);
     const again = await call('POST', `/api/admin/invoices/${created.invoice.id}/issue`);
     expect(again.statusCode).toBe(409);
   });

@@ -4,3 +4,4 @@ export { CreateInvoiceButton } from './create-invoice-button.tsx';
 export { InvoiceDetail } from './invoice-detail.tsx';
 export { InvoiceList } from './invoice-list.tsx';
 export { ReceivablesFigures } from './receivables.tsx';
+export { BillingDocumentView } from './billing-document-view.tsx';

@@ -30,6 +30,7 @@ import {
   useVoidInvoice,
 } from './api.ts';
 import { BillingDocumentView } from './billing-document-view.tsx';
+import { issuedNotice, InvoiceSendActions } from './invoice-send-actions.tsx';
 import { formatDay, invoiceDetailPath, invoiceStatusBadge } from './labels.ts';
 import { LineEditor } from './line-editor.tsx';
 
@@ -82,11 +83,11 @@ function InvoiceDetailView({ data }: { data: InvoiceDetailResponse }) {
   const isInvoice = invoice.kind === 'invoice';
   const title = invoice.invoiceNumber ? `${isInvoice ? 'Invoice' : 'Credit note'} ${invoice.invoiceNumber}` : `Draft invoice for ${invoice.billingName}`;
 
-  async function run(action: () => Promise<unknown>, success: string) {
+  async function run<T>(action: () => Promise<T>, success: string | ((answer: T) => string)) {
     setNotice(undefined);
     try {
-      await action();
-      setNotice({ tone: 'success', text: success });
+      const answer = await action();
+      setNotice({ tone: 'success', text: typeof success === 'string' ? success : success(answer) });
       return true;
     } catch (error) {
       setNotice({ tone: 'error', text: messageOf(error) });
@@ -137,6 +138,7 @@ function InvoiceDetailView({ data }: { data: InvoiceDetailResponse }) {
               Credit note
             </Button>
           ) : null}
+          <InvoiceSendActions invoice={invoice} onNotice={setNotice} />
           {isAdmin && invoice.status !== 'draft' && invoice.status !== 'void' && invoice.paidCents === 0 ? (
             <Button variant="destructive" onClick={() => setDialog('void')}>
               Void
@@ -237,7 +239,7 @@ function InvoiceDetailView({ data }: { data: InvoiceDetailResponse }) {
           pendingLabel="Issuing…"
           isPending={issue.isPending}
           onCancel={() => setDialog(undefined)}
-          onConfirm={() => void run(() => issue.mutateAsync(undefined), 'Invoice issued.').then(() => setDialog(undefined))}
+          onConfirm={() => void run(() => issue.mutateAsync(undefined), issuedNotice).then(() => setDialog(undefined))}
         />
       ) : null}
       {dialog === 'payment' ? <PaymentDialog data={data} onClose={() => setDialog(undefined)} onDone={(text) => setNotice({ tone: 'success', text })} /> : null}

@@ -16,6 +16,7 @@ import {
   receivablesSummarySchema,
   refundCreateSchema,
 } from '#shared/invoice.ts';
+import { invoiceIssueResponseSchema } from '#shared/invoice-link.ts';
 import { actorOf } from '#server/modules/audit/index.ts';
 import { adminOnly } from '#server/plugins/session.ts';
 import type { InvoiceService } from './invoice.service.ts';
@@ -53,7 +54,7 @@ export async function invoiceRoutes(app: FastifyInstance, { invoices }: Options)
     invoices.updateDraft(request.params.id, request.body, actorOf(request)),
   );
 
-  routes.post('/api/admin/invoices/:id/issue', { schema: { params: idParamsSchema, response: detail } }, async (request) =>
+  routes.post('/api/admin/invoices/:id/issue', { schema: { params: idParamsSchema, response: { 200: invoiceIssueResponseSchema } } }, async (request) =>
     invoices.issue(request.params.id, actorOf(request)),
   );
 

@@ -24,6 +24,7 @@ import {
   type ReceivablesSummary,
   type refundCreateSchema,
 } from '#shared/invoice.ts';
+import type { InvoiceDelivery } from '#shared/invoice-link.ts';
 import { documentTotals, formatCents } from '#shared/money.ts';
 import { withTransaction, type Database, type DbExecutor } from '#server/db/client.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
@@ -109,7 +110,17 @@ function toLineValues(line: InvoiceLineRow): InvoiceLineValues {
   };
 }
 
-export type InvoiceServiceOptions = { db: Database; timeZone: string; company: CompanyProfile; now?: () => Date };
+export type InvoiceServiceOptions = {
+  db: Database;
+  timeZone: string;
+  company: CompanyProfile;
+  now?: () => Date;
+  /** Sending on issue (invoice.sending.ts, decision 024-h): queued in the issuing transaction, then the runner is told. */
+  sending?: {
+    onIssued: (tx: DbExecutor, row: InvoiceRow, actor: AuditActor) => Promise<InvoiceDelivery | undefined>;
+    afterQueued: () => void;
+  };
+};
 
 export function createInvoiceService(options: InvoiceServiceOptions) {
   const { db, timeZone, company, now = () => new Date() } = options;
@@ -426,15 +437,17 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
       return detailIn(db, id);
     },
 
-    async issue(id: string, actor: AuditActor): Promise<InvoiceDetailResponse> {
-      await withTransaction(db, async (tx) => {
+    async issue(id: string, actor: AuditActor): Promise<InvoiceDetailResponse & { delivery?: InvoiceDelivery }> {
+      const delivery = await withTransaction(db, async (tx) => {
         const row = await locked(tx, id);
         if (row.status !== 'draft') throw conflict(invoiceMessages.alreadyIssued);
         const lines = await createInvoiceRepository(tx).lines(row.id);
         if (lines.length === 0) throw conflict(invoiceMessages.noLines);
-        await issueIn(tx, row, actor);
+        const issued = await issueIn(tx, row, actor);
+        return options.sending?.onIssued(tx, issued, actor);
       });
-      return detailIn(db, id);
+      if (delivery) options.sending?.afterQueued();
+      return { ...(await detailIn(db, id)), ...(delivery ? { delivery } : {}) };
     },
 
     /** Void with a reason: only an issued document with no net payment (and a credit note none of which is applied). */
