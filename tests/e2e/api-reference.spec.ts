@@ -4,6 +4,9 @@ import { signIn } from './fixtures.ts';
 
 // The staff API reference (issue 16, decision 019-i): Swagger UI over /api/openapi.json.
 test('staff read the API reference: it renders the operations under its own CSP, and strangers are refused', async ({ page, request }) => {
+  // axe walks Swagger UI's whole page, one block per operation: with issue 20's routes it takes longer
+  // than a journey's usual limit on a loaded two-core machine.
+  test.slow();
   const anonymous = await request.get('/api/docs/');
   expect(anonymous.status()).toBe(401);
 
