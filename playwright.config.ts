@@ -14,6 +14,8 @@ export const e2eAdmin = { email: 'e2e-admin@example.com', password: 'e2e-passwor
  * (they open nothing but the fake): invoices can be paid online in journeys (decision 024-h).
  */
 export const e2eStripePort = port + 1000;
+/** The site's public address the server (and its prerendered pages) are built with: links in e-mails and Stripe's return come back here. */
+export const e2eSiteUrl = `http://127.0.0.1:${port}`;
 
 
 export default defineConfig({
@@ -69,7 +71,7 @@ export default defineConfig({
         GEOCODER: 'zip',
         GEOCODER_PAUSE_MS: '20',
         // Links in e-mails and Stripe's return URLs point back at this server.
-        COMPANY_SITE_URL: `http://127.0.0.1:${port}`,
+        COMPANY_SITE_URL: e2eSiteUrl,
         STRIPE_SECRET_KEY: fakeStripeFixedKeys.secretKey,
         STRIPE_WEBHOOK_SECRET: fakeStripeFixedKeys.webhookSecret,
         STRIPE_API_URL: `http://127.0.0.1:${e2eStripePort}`,

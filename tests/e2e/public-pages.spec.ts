@@ -1,13 +1,15 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { companyEnvSchema, companyProfileFrom } from '#shared/company.ts';
+import { e2eSiteUrl } from '../../playwright.config.ts';
 import { coupons } from '#shared/coupons.ts';
 import { maintenancePlans } from '#shared/maintenance-plans.ts';
 import { publicPagePaths } from '#shared/public-pages.ts';
 import { serviceAreas } from '#shared/service-areas.ts';
 import { expectNoSeriousA11yViolations } from './fixtures.ts';
 
-// The company profile the app was built with: the same variables, the same defaults.
-const company = companyProfileFrom(companyEnvSchema.parse(process.env));
+// The company profile the app was built with: the same variables, the same defaults, and the site
+// address the journeys' server is started with (playwright.config.ts).
+const company = companyProfileFrom(companyEnvSchema.parse({ ...process.env, COMPANY_SITE_URL: e2eSiteUrl }));
 
 /** The one <h1> of every public page this file covers (/estimate and /BookingPage have their own tests). */
 const expectedH1: Record<string, string> = {
