@@ -69,7 +69,8 @@ import { calendarRoutes, createCalendarRepository, createCalendarService, create
 import { createCustomerRepository } from './modules/customers/customer.repository.ts';
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
 import { createPriceBookService, priceBookRoutes } from './modules/price-book/index.ts';
-import { billingSettingsRoutes, createBillingSettingsService } from './modules/billing-settings/index.ts';
+import { billingSettingsRoutes, createBillingSettingsService, readBillingSettings } from './modules/billing-settings/index.ts';
+import { createQuoteService, quotePublicRoutes, quoteRoutes } from './modules/quotes/index.ts';
 import { createInvoiceSending, createInvoiceService, createOnlineInvoices, invoiceDocumentRoutes, invoicePublicRoutes, invoiceRoutes, markPrivate } from './modules/invoices/index.ts';
 import { createPaymentGateway } from './adapters/payments/index.ts';
 import { markStartup } from './lib/startup-timing.ts';
@@ -100,7 +101,7 @@ export type AppDependencies = {
   smsSender?: SmsSender;
 };
 
-/** Customer invoice links (page loads, PDF): per client address and minute; checkouts a third of it. */
+/** Customer invoice and quote links (page loads, PDF): per client address and minute; checkouts and answers a third of it. */
 export const publicInvoiceLimitPerMinute = 60;
 
 function replacedBelow(): never {
@@ -285,7 +286,28 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   // Invoices, credit notes and payments for the office (issue 20, decision 024-g); sent through
   // messaging, the customer's link, its PDF and online payment (decision 024-h).
   const invoiceSending = createInvoiceSending({ db: database.db, timeZone: config.businessTimeZone, now, onQueued: () => messagingRunner.kick() });
-  const invoices = createInvoiceService({ db: database.db, timeZone: config.businessTimeZone, company: config.company, now, sending: invoiceSending });
+  // Quotes, good / better / best, and the customer's quote link (issue 20, decision 025-c).
+  const quotes = createQuoteService({
+    db: database.db,
+    timeZone: config.businessTimeZone,
+    company: config.company,
+    storage,
+    documentLinks,
+    notifications: createNotificationRepository(database.db),
+    readValidityDays: async () => (await readBillingSettings(database.db)).quoteValidityDays,
+    onQueued: () => messagingRunner.kick(),
+    now,
+  });
+  await app.register(quoteRoutes, { quotes });
+  await app.register(quotePublicRoutes, { quotes, limitPerMinute: publicInvoiceLimitPerMinute });
+  const invoices = createInvoiceService({
+    db: database.db,
+    timeZone: config.businessTimeZone,
+    company: config.company,
+    now,
+    sending: invoiceSending,
+    approvedQuoteLines: (tx, workOrderId) => quotes.approvedLinesFor(tx, workOrderId),
+  });
   await app.register(invoiceRoutes, { invoices });
   await app.register(invoiceDocumentRoutes, { invoices, sending: invoiceSending });
   await app.register(invoicePublicRoutes, {
@@ -372,8 +394,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(pathname);
     const page = isPageRequest ? resolvePage?.(request.url) : undefined;
     if (page) {
-      // A customer's invoice link carries its secret in the path (decision 024-h).
-      if (pathname.toLowerCase().startsWith('/invoice/')) markPrivate(reply);
+      // A customer's invoice or quote link carries its secret in the path (decisions 024-h, 025-c).
+      if (/^\/(invoice|quote)\//i.test(pathname)) markPrivate(reply);
       return sendPage(request, reply, page);
     }
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${pathname}` } });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { invoiceDetailResponseSchema, type InvoiceLineInput } from '#shared/invoice.ts';
+import type { DocumentLineInput } from '#shared/document-line.ts';
+import { invoiceDetailResponseSchema } from '#shared/invoice.ts';
 import { invoiceCheckoutResponseSchema, publicInvoiceResponseSchema } from '#shared/invoice-link.ts';
 import { createStripeGateway } from '#server/adapters/payments/index.ts';
 import { createDocumentLinkRepository } from '#server/modules/document-links/document-links.repository.ts';
@@ -35,11 +36,11 @@ afterAll(async () => {
 });
 beforeEach(() => fake.setWebhookMode('manual'));
 
-const line = (values: Partial<InvoiceLineInput> = {}): InvoiceLineInput => ({ name: 'Capacitor replacement', quantityMilli: 1000, unitPriceCents: 18950, ...values });
+const line = (values: Partial<DocumentLineInput> = {}): DocumentLineInput => ({ name: 'Capacitor replacement', quantityMilli: 1000, unitPriceCents: 18950, ...values });
 
 let customerCount = 0;
 /** An issued invoice and a customer link to it. */
-async function invoiceWithLink(lines: InvoiceLineInput[] = [line()]) {
+async function invoiceWithLink(lines: DocumentLineInput[] = [line()]) {
   customerCount += 1;
   const [customer] = await context.database.query<{ id: string }>(
     `insert into customers (name, phone, address, city, state, zip, email) values ('Lena Okafor', $1, '7 Oyster Way', 'Bluffton', 'SC', '29910', $2) returning id`,

@@ -3,12 +3,12 @@ import { addDays } from '#shared/dates.ts';
 import type { InvoiceListQuery } from '#shared/invoice.ts';
 import type { DbExecutor } from '#server/db/client.ts';
 import { cappedTotal, countCap } from '#server/db/count-cap.ts';
+import { nextDocumentNumber } from '#server/db/document-counters.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
 import {
   auditLog,
   billingSettings,
   customers,
-  documentCounters,
   invoiceLines,
   invoices,
   payments,
@@ -78,18 +78,8 @@ export function createInvoiceRepository(db: DbExecutor) {
       if (lines.length > 0) await db.insert(invoiceLines).values(lines.map((line) => ({ ...line, invoiceId })));
     },
 
-    /**
-     * The next gapless number of a kind (decision 024-c): the counter's row stays locked until the
-     * issuing transaction ends, so concurrent issuers queue and a rollback gives the number back.
-     */
-    async nextNumber(kind: 'invoice' | 'credit_note'): Promise<number> {
-      const result = await db
-        .insert(documentCounters)
-        .values({ kind, nextNumber: 2 })
-        .onConflictDoUpdate({ target: documentCounters.kind, set: { nextNumber: sql`${documentCounters.nextNumber} + 1` } })
-        .returning({ number: sql<number>`${documentCounters.nextNumber} - 1`.mapWith(Number) });
-      return result[0]!.number;
-    },
+    /** The next gapless number of a kind (server/db/document-counters.ts). */
+    nextNumber: (kind: 'invoice' | 'credit_note'): Promise<number> => nextDocumentNumber(db, kind),
 
     async customer(id: string) {
       return (await db.select().from(customers).where(eq(customers.id, id)))[0];
