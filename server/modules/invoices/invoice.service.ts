@@ -7,7 +7,6 @@ import {
   documentNumber,
   invoiceMessages,
   isOverdue,
-  statusForPaid,
   taxLabel,
   type applyCreditSchema,
   type creditNoteCreateSchema,
@@ -121,6 +120,8 @@ export type InvoiceServiceOptions = {
     onIssued: (tx: DbExecutor, row: InvoiceRow, actor: AuditActor) => Promise<DocumentDelivery | undefined>;
     afterQueued: () => void;
   };
+  /** After a void commits (invoice.online.ts expires its open Stripe checkouts). */
+  onVoided?: (invoiceId: string) => void;
   /** The approved quote option's lines of a work order (the quotes module, decision 025-c). */
   approvedQuoteLines?: (tx: DbExecutor, workOrderId: string) => Promise<{ quoteId: string; quoteNumber: string | null; lines: DocumentLineValues[] } | undefined>;
 };
@@ -200,20 +201,6 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
     const row = await createInvoiceRepository(tx).lock(idFrom(id));
     if (!row) throw notFound();
     return row;
-  }
-
-  /**
-   * Moves an issued invoice's paid figure by `delta` and its status by the balance, in the
-   * payment's transaction (decision 024-c: paid_cents is kept by the service, never recomputed apart).
-   */
-  async function movePaid(tx: DbExecutor, row: InvoiceRow, delta: number): Promise<InvoiceRow> {
-    const paidCents = row.paidCents + delta;
-    const status = statusForPaid(row.totalCents, paidCents);
-    return createInvoiceRepository(tx).update(row.id, {
-      paidCents,
-      status,
-      paidAt: status === 'paid' ? (row.paidAt ?? now()) : null,
-    });
   }
 
   /** Lines proposed from a completed work order: its service, then the materials the technician recorded (priced from the price book when a name matches). */
@@ -472,6 +459,8 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
         const voided = await createInvoiceRepository(tx).update(row.id, { status: 'void', voidedAt: now(), voidReason: reason });
         await audit(tx, actor, voided, 'voided', { status: [row.status, 'void'], voidReason: [null, reason] });
       });
+      // After the commit: the customer's open online checkouts of it are closed (best effort, logged).
+      options.onVoided?.(idFrom(id));
       return detailIn(db, id);
     },
 
@@ -535,8 +524,8 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
           recordedById: actor.id,
           recordedByName: actor.name,
         });
-        const updated = await movePaid(tx, invoice, amount);
-        await movePaid(tx, creditNote, amount);
+        const updated = await createInvoiceRepository(tx).movePaid(invoice, amount, now());
+        await createInvoiceRepository(tx).movePaid(creditNote, amount, now());
         await audit(tx, actor, updated, 'credit_applied', { creditNote: [null, creditNote.invoiceNumber], amountCents: [null, amount], paidCents: [invoice.paidCents, updated.paidCents], status: [invoice.status, updated.status] });
         await audit(tx, actor, creditNote, 'applied', { invoice: [null, invoice.invoiceNumber], amountCents: [null, amount] });
       });
@@ -572,7 +561,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
             recordedById: actor.id,
             recordedByName: actor.name,
           });
-          const updated = await movePaid(tx, invoice, values.amountCents);
+          const updated = await createInvoiceRepository(tx).movePaid(invoice, values.amountCents, now());
           await audit(tx, actor, updated, 'payment_recorded', {
             method: [null, values.method],
             amountCents: [null, values.amountCents],
@@ -613,7 +602,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
           recordedById: actor.id,
           recordedByName: actor.name,
         });
-        const updated = await movePaid(tx, invoice, -values.amountCents);
+        const updated = await createInvoiceRepository(tx).movePaid(invoice, -values.amountCents, now());
         await audit(tx, actor, updated, 'refund_recorded', {
           amountCents: [null, values.amountCents],
           paidCents: [invoice.paidCents, updated.paidCents],
