@@ -344,10 +344,10 @@ describe('billing exports over several pages', () => {
       `insert into invoice_lines (invoice_id, position, name, quantity_milli, unit_price_cents, amount_cents)
        select i.id, p, 'Part ' || p, 1000, p * 100, p * 100 from invoices i cross join generate_series(1, 2) as p where i.invoice_number like 'BULK-%'`,
     );
-    const invoices = tableOf((await download('invoices')).body).rows.filter((row) => row.Number.startsWith('BULK-'));
+    const invoices = tableOf((await download('invoices')).body).rows.filter((row) => row.Number!.startsWith('BULK-'));
     expect(invoices).toHaveLength(1200);
     expect(new Set(invoices.map((row) => row.Number)).size).toBe(1200);
-    const lines = tableOf((await download('quickbooks-invoices')).body).rows.filter((row) => row['*InvoiceNo'].startsWith('BULK-'));
+    const lines = tableOf((await download('quickbooks-invoices')).body).rows.filter((row) => row['*InvoiceNo']!.startsWith('BULK-'));
     expect(lines).toHaveLength(2400);
     expect(new Set(lines.map((row) => `${row['*InvoiceNo']}/${row['Item(Product/Service)']}`)).size).toBe(2400);
     // An invoice's lines stay together and in order.

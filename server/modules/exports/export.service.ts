@@ -5,7 +5,7 @@ import { csvChunks, keysetPages, type CsvValue } from '#server/lib/csv.ts';
 import type { Database, RepositoryFactory } from '#server/db/client.ts';
 import type { KeysetCursor } from '#server/db/keyset.ts';
 import type { LeadRepository } from '#server/modules/leads/index.ts';
-import type { EquipmentSummary, ExportRepository } from './export.repository.ts';
+import type { EquipmentSummary, ExportRepository, InvoiceExportRow, PaymentExportRow } from './export.repository.ts';
 import { createExportRepository } from './export.repository.ts';
 import { csvDollars as dollars, quickBooksInvoiceColumns, quickBooksRecords } from './quickbooks.ts';
 
@@ -180,7 +180,7 @@ export function createExportService({ db, timeZone, leadRepository }: ExportServ
      * discounts column says how much they took off), a credit note's Paid is the credit applied.
      */
     invoices(range: ExportRange = {}): CsvFile {
-      return file(
+      return file<InvoiceExportRow>(
         name('invoices', range),
         [
           ['Number', (row) => row.number],
@@ -213,7 +213,7 @@ export function createExportService({ db, timeZone, leadRepository }: ExportServ
      * refund, so the column sums to the money kept.
      */
     payments(range: ExportRange = {}): CsvFile {
-      return file(
+      return file<PaymentExportRow>(
         name('payments', range),
         [
           ['Received on', (row) => row.receivedOn],
