@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '#shared/dates.ts';
 import { exportMessages, exportUrl, type ExportKind, type ExportRange } from '#shared/exports.ts';
-import { invoiceDetailResponseSchema, paymentResponseSchema, type InvoiceDetailResponse, type InvoiceLineInput } from '#shared/invoice.ts';
+import type { DocumentLineInput } from '#shared/document-line.ts';
+import { invoiceDetailResponseSchema, paymentResponseSchema, type InvoiceDetailResponse } from '#shared/invoice.ts';
 import { parseCsv } from '#server/lib/csv.ts';
 import { createStaff, signIn, createTestApp, type TestContext } from '#tests/support/test-app.ts';
 
@@ -36,7 +37,7 @@ async function customer(name: string): Promise<string> {
   return row!.id;
 }
 
-async function draft(customerId: string, lines: InvoiceLineInput[], extra: { workOrderId?: string; notes?: string } = {}): Promise<InvoiceDetailResponse> {
+async function draft(customerId: string, lines: DocumentLineInput[], extra: { workOrderId?: string; notes?: string } = {}): Promise<InvoiceDetailResponse> {
   const response = await call('POST', '/api/admin/invoices', { customerId, lines, ...extra });
   expect(response.statusCode, response.body).toBe(201);
   return invoiceDetailResponseSchema.parse(response.json());
