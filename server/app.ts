@@ -246,8 +246,11 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       now,
     }),
   });
+  const invoiceSending = createInvoiceSending({ db: database.db, timeZone: config.businessTimeZone, now, onQueued: () => messagingRunner.kick() });
+  const invoices = createInvoiceService({ db: database.db, timeZone: config.businessTimeZone, company: config.company, now, sending: invoiceSending });
   // The technician app's API (issue 19, decision 022-a): a technician's own visits, their steps
-  // (en route goes through messaging as the office's button does), photos and the signature.
+  // (en route goes through messaging as the office's button does), photos, the signature and
+  // payments on site through the invoices' rule (decision 025-a).
   await app.register(techRoutes, {
     tech: createTechService({
       db: database.db,
@@ -256,6 +259,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       customers: customerService,
       notifications: createNotificationRepository(database.db),
       onWorkOrderMessaging: () => messagingRunner.kick(),
+      payments: invoices,
       now,
     }),
   });
@@ -283,9 +287,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   });
   await app.register(dashboardRoutes, { dashboard: createDashboardService({ db: database.db, timeZone: config.businessTimeZone }) });
   // Invoices, credit notes and payments for the office (issue 20, decision 024-g); sent through
-  // messaging, the customer's link, its PDF and online payment (decision 024-h).
-  const invoiceSending = createInvoiceSending({ db: database.db, timeZone: config.businessTimeZone, now, onQueued: () => messagingRunner.kick() });
-  const invoices = createInvoiceService({ db: database.db, timeZone: config.businessTimeZone, company: config.company, now, sending: invoiceSending });
+  // messaging, the customer's link, its PDF and online payment (decision 024-h). The service is
+  // made above, with the technician app's (payments on site, decision 025-a).
   await app.register(invoiceRoutes, { invoices });
   await app.register(invoiceDocumentRoutes, { invoices, sending: invoiceSending });
   await app.register(invoicePublicRoutes, {
