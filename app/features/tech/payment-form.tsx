@@ -48,7 +48,8 @@ export function PaymentSection({
 }) {
   const invoices = visitInvoices(visit);
   const waiting = pendingPayments(queue, visit.id);
-  const correcting = form?.mode === 'correct' ? queue.find((item) => item.seq === form.seq && item.action.kind === 'payment') : undefined;
+  const correctSeq = form?.mode === 'correct' ? form.seq : undefined;
+  const correcting = correctSeq === undefined ? undefined : queue.find((item) => item.seq === correctSeq && item.action.kind === 'payment');
   const corrected = correcting?.action.kind === 'payment' ? correcting.action : undefined;
   const collectable = invoices.filter((invoice) => (invoice.status === 'sent' || invoice.status === 'partially_paid') && (leftToCollect(invoice, waiting) > 0 || invoice.id === corrected?.invoiceId));
 

@@ -313,8 +313,9 @@ export function createTechSync(options: TechSyncOptions) {
       // A conflict waits for the technician: what follows it is not sent around it.
       if (items.some((item) => item.state === 'conflict')) return true;
       const pending = items.filter((candidate) => candidate.state === 'pending');
-      if (pending[0]?.action.kind === 'payment') {
-        if (!(await sendPayment(visitId, pending[0], outcome))) return false;
+      const head = pending[0];
+      if (head?.action.kind === 'payment') {
+        if (!(await sendPayment(visitId, head, outcome))) return false;
         continue;
       }
       // The steps up to the next payment go in a batch; the payment follows on its own.
