@@ -525,6 +525,8 @@ export function createTechService(options: TechServiceOptions) {
       const key = visitKey(id);
       const actor = actorOf(user);
       const at = new Date(Math.min(Date.parse(body.takenAt), now().getTime()));
+      // Another technician's visit is refused before anything of the invoice is looked at (and again in the transaction).
+      if (!(await repository.assignedWorkOrder(technicianId, key))) throw visitNotFound();
       let workOrderNumber = '';
       const { payment, applied } = await payments.recordPayment(
         body.invoiceId,
