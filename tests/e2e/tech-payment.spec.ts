@@ -1,7 +1,7 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
 import { formatCents } from '#shared/money.ts';
 import { techMessages } from '#shared/tech.ts';
-import { e2eAdmin, expectNoSeriousA11yViolations, signIn } from './fixtures.ts';
+import { e2eAdmin, expectNoSeriousA11yViolations, signIn, signInToTechApp } from './fixtures.ts';
 
 /**
  * A payment on site (issue 20, decision 025-a) on a phone: the office issues the invoice of a job
@@ -53,20 +53,10 @@ async function invoicedJob(admin: APIRequestContext, totalCents: number): Promis
   return { technicianName, email, workOrderId, title, invoiceId, invoiceNumber };
 }
 
-async function signInAsTechnician(page: Page, email: string) {
-  await page.goto('/tech');
-  await expect(page).toHaveURL(/\/admin\/login$/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(technicianPassword);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL(/\/tech$/);
-  await expect(page.getByRole('heading', { name: 'My day', level: 1 })).toBeVisible();
-}
-
 test('a technician records a cash payment offline; back online, the office’s invoice shows it paid', async ({ page, context, baseURL, browser }) => {
   const admin = await adminApi(baseURL!);
   const job = await invoicedJob(admin, 24_550);
-  await signInAsTechnician(page, job.email);
+  await signInToTechApp(page, job.email, technicianPassword);
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
   await page.getByRole('link', { name: new RegExp(job.title) }).first().click();
   await expect(page.getByRole('heading', { name: job.title, level: 1 })).toBeVisible();

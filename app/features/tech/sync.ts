@@ -247,6 +247,22 @@ export function createTechSync(options: TechSyncOptions) {
   }
 
   /**
+   * A payment or photo whose send failed: one more attempt counted; false when the loop must stop
+   * (no network: retried later; the session ended), else kept as failed with the server's words.
+   */
+  async function keepFailure(
+    error: unknown,
+    outcome: SyncOutcome,
+    attempts: number,
+    update: (changes: { attempts: number; state?: 'failed'; error?: string }) => Promise<unknown>,
+  ): Promise<boolean> {
+    if (isTransient(error)) await update({ attempts: attempts + 1 });
+    if (stopsTheLoop(error, outcome)) return false;
+    await update({ state: 'failed', error: (error as ApiError).message, attempts: attempts + 1 });
+    return true;
+  }
+
+  /**
    * The next batch of a visit's pending actions, in order: at most `limit` (techBatchMaxActions)
    * and under the server's body limit, always at least one.
    */
@@ -353,33 +369,20 @@ export function createTechSync(options: TechSyncOptions) {
    * False when the loop must stop (network, session); a refusal keeps it as failed.
    */
   async function sendPayment(visitId: string, item: QueuedAction, outcome: SyncOutcome): Promise<boolean> {
-    const payment = item.action as QueuedPayment;
+    // The route's body is the payment as taken: not its kind, nor the base version a payment does not use.
+    const { kind: _kind, baseUpdatedAt: _baseUpdatedAt, ...body } = item.action as QueuedPayment;
     try {
-      const raw = await apiFetch<unknown>(`${baseUrl}/api/tech/visits/${encodeURIComponent(visitId)}/payments`, {
-        method: 'POST',
-        body: {
-          idempotencyKey: payment.idempotencyKey,
-          invoiceId: payment.invoiceId,
-          method: payment.method,
-          amountCents: payment.amountCents,
-          reference: payment.reference ?? '',
-          note: payment.note ?? '',
-          takenAt: payment.takenAt,
-        },
-        headers,
-      });
+      const raw = await apiFetch<unknown>(`${baseUrl}/api/tech/visits/${encodeURIComponent(visitId)}/payments`, { method: 'POST', body, headers });
       const answer = techPaymentResponseSchema.parse(raw);
       await db.transaction('rw', db.visits, db.queue, async () => {
         await db.queue.delete(item.seq!);
         await replaceServerCopy(answer.visit);
       });
       outcome.sent += 1;
+      return true;
     } catch (error) {
-      if (isTransient(error)) await db.queue.update(item.seq!, { attempts: item.attempts + 1 });
-      if (stopsTheLoop(error, outcome)) return false;
-      await db.queue.update(item.seq!, { state: 'failed', error: (error as ApiError).message, attempts: item.attempts + 1 });
+      return keepFailure(error, outcome, item.attempts, (changes) => db.queue.update(item.seq!, changes));
     }
-    return true;
   }
 
   async function sendVisitPhotos(visitId: string, technicianId: string, outcome: SyncOutcome): Promise<boolean> {
@@ -416,9 +419,7 @@ export function createTechSync(options: TechSyncOptions) {
         });
         outcome.sent += 1;
       } catch (error) {
-        if (isTransient(error)) await db.photos.update(photo.seq!, { attempts: photo.attempts + 1 });
-        if (stopsTheLoop(error, outcome)) return false;
-        await db.photos.update(photo.seq!, { state: 'failed', error: (error as ApiError).message, attempts: photo.attempts + 1 });
+        if (!(await keepFailure(error, outcome, photo.attempts, (changes) => db.photos.update(photo.seq!, changes)))) return false;
       }
     }
     return true;
