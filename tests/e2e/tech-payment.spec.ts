@@ -7,7 +7,8 @@ import { e2eAdmin, expectNoSeriousA11yViolations, signIn, signInToTechApp } from
  * A payment on site (issue 20, decision 025-a) on a phone: the office issues the invoice of a job
  * assigned to a technician; the technician opens the visit, loses the network, records the cash
  * the customer hands over (kept on the phone, shown as waiting), and once back online the office's
- * invoice screen shows it paid, by that technician.
+ * invoice screen shows it paid, by that technician. A payment the office overtook is refused with
+ * the balance, kept with what was typed, corrected in the form and sent again.
  */
 
 test.use({ viewport: { width: 390, height: 844 }, timezoneId: 'America/New_York' });
@@ -118,5 +119,66 @@ test('a technician records a cash payment offline; back online, the office’s i
   // One payment, however the phone's queue was sent.
   const detail = (await (await admin.get(`/api/admin/invoices/${job.invoiceId}`)).json()) as { payments: { method: string; amountCents: number; recordedByName: string }[] };
   expect(detail.payments).toEqual([expect.objectContaining({ method: 'cash', amountCents: 24_550, recordedByName: job.technicianName })]);
+  await admin.dispose();
+});
+
+test('a payment the office overtook is refused with the balance; the technician corrects what they typed and sends it again', async ({ page, context, baseURL }) => {
+  const admin = await adminApi(baseURL!);
+  const job = await invoicedJob(admin, 24_550);
+  await signInToTechApp(page, job.email, technicianPassword);
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await page.getByRole('link', { name: new RegExp(job.title) }).first().click();
+  const payment = page.getByRole('region', { name: 'Payment' });
+  await expect(payment.getByTestId('invoice-balance')).toHaveText('$245.50');
+
+  // Offline, the customer pays $100.00 by check.
+  await context.setOffline(true);
+  await expect(page.getByText('Offline', { exact: true })).toBeVisible();
+  await payment.getByRole('button', { name: 'Record payment' }).click();
+  const form = page.getByRole('form', { name: 'Record payment' });
+  await form.getByRole('radio', { name: 'Check' }).check();
+  await form.getByLabel('Amount ($)').fill('100');
+  await form.getByRole('button', { name: 'Record payment' }).click();
+  // A check needs its number: said on the field and announced.
+  await expect(form.getByRole('alert')).toContainText('Enter the check number');
+  await expect(form.getByLabel('Check number')).toHaveAttribute('aria-invalid', 'true');
+  await form.getByLabel('Check number').fill('5521');
+  await form.getByLabel('Note').fill('Post-dated, see office.');
+  await form.getByRole('button', { name: 'Record payment' }).click();
+  await expect(payment.getByTestId('pending-payment')).toHaveText(`Check #5521 payment of $100.00 on ${job.invoiceNumber}: waiting to sync`);
+
+  // Meanwhile the office records $200.00 by card on the same invoice: $45.50 is left.
+  const office = await admin.post(`/api/admin/invoices/${job.invoiceId}/payments`, {
+    data: { method: 'card', amountCents: 20_000, receivedOn: ((await (await admin.get('/api/admin/invoices/summary')).json()) as { today: string }).today },
+  });
+  expect(office.status(), await office.text()).toBe(201);
+
+  await context.setOffline(false);
+  const issues = page.getByRole('region', { name: 'Needs your choice' });
+  await expect(issues).toContainText(`Not accepted: Check #5521 payment of $100.00 on ${job.invoiceNumber}. That is more than the balance due ($45.50).`);
+  await expect(issues).toContainText('Note: Post-dated, see office.');
+  await expect(payment.getByTestId('invoice-balance')).toHaveText('$45.50');
+  await expectNoSeriousA11yViolations(page);
+
+  // What was typed comes back in the form, to correct.
+  await issues.getByRole('button', { name: 'Correct the payment' }).click();
+  const correction = page.getByRole('form', { name: 'Record payment' });
+  await expect(correction.getByLabel('Amount ($)')).toBeFocused();
+  await expect(correction.getByLabel('Amount ($)')).toHaveValue('100.00');
+  await expect(correction.getByRole('radio', { name: 'Check' })).toBeChecked();
+  await expect(correction.getByLabel('Check number')).toHaveValue('5521');
+  await expect(correction.getByLabel('Note')).toHaveValue('Post-dated, see office.');
+  await correction.getByLabel('Amount ($)').fill('45.50');
+  await correction.getByRole('button', { name: 'Send again' }).click();
+
+  await expect(page.getByTestId('waiting-to-sync')).toHaveCount(0, { timeout: 30_000 });
+  await expect(issues).toHaveCount(0);
+  await expect(payment.getByTestId('invoice-balance')).toHaveText('$0.00');
+  const detail = (await (await admin.get(`/api/admin/invoices/${job.invoiceId}`)).json()) as { invoice: { status: string }; payments: { method: string; amountCents: number; reference: string }[] };
+  expect(detail.invoice.status).toBe('paid');
+  expect(detail.payments.map((row) => [row.method, row.amountCents, row.reference])).toEqual([
+    ['card', 20_000, ''],
+    ['check', 4550, '5521'],
+  ]);
   await admin.dispose();
 });

@@ -101,6 +101,6 @@ export function describeAction(queued: QueuedAction['action'], visit?: TechVisit
     case 'complete':
       return `Completed the work: “${queued.summary}”`;
     case 'payment':
-      return `Payment recorded: ${describePayment(queued, visit)}`;
+      return describePayment(queued, visit);
   }
 }
