@@ -70,6 +70,7 @@ import { createCustomerRepository } from './modules/customers/customer.repositor
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
 import { createPriceBookService, priceBookRoutes } from './modules/price-book/index.ts';
 import { billingSettingsRoutes, createBillingSettingsService } from './modules/billing-settings/index.ts';
+import { createQuoteService, quotePublicRoutes, quoteRoutes } from './modules/quotes/index.ts';
 import { createInvoiceSending, createInvoiceService, createOnlineInvoices, invoiceDocumentRoutes, invoicePublicRoutes, invoiceRoutes, markPrivate } from './modules/invoices/index.ts';
 import { createPaymentGateway } from './adapters/payments/index.ts';
 import { markStartup } from './lib/startup-timing.ts';
@@ -100,7 +101,7 @@ export type AppDependencies = {
   smsSender?: SmsSender;
 };
 
-/** Customer invoice links (page loads, PDF): per client address and minute; checkouts a third of it. */
+/** Customer invoice and quote links (page loads, PDF): per client address and minute; checkouts and answers a third of it. */
 export const publicInvoiceLimitPerMinute = 60;
 
 function replacedBelow(): never {
@@ -246,8 +247,6 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       now,
     }),
   });
-  const invoiceSending = createInvoiceSending({ db: database.db, timeZone: config.businessTimeZone, now, onQueued: () => messagingRunner.kick() });
-  const invoices = createInvoiceService({ db: database.db, timeZone: config.businessTimeZone, company: config.company, now, sending: invoiceSending });
   // The technician app's API (issue 19, decision 022-a): a technician's own visits, their steps
   // (en route goes through messaging as the office's button does), photos, the signature and
   // payments on site through the invoices' rule (decision 025-a).
@@ -259,7 +258,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       customers: customerService,
       notifications: createNotificationRepository(database.db),
       onWorkOrderMessaging: () => messagingRunner.kick(),
-      payments: invoices,
+      // The invoice service is made below, with the office's billing; a payment comes long after start-up.
+      payments: { recordPayment: (...args) => invoices.recordPayment(...args) },
       now,
     }),
   });
@@ -287,23 +287,44 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   });
   await app.register(dashboardRoutes, { dashboard: createDashboardService({ db: database.db, timeZone: config.businessTimeZone }) });
   // Invoices, credit notes and payments for the office (issue 20, decision 024-g); sent through
-  // messaging, the customer's link, its PDF and online payment (decision 024-h). The service is
-  // made above, with the technician app's (payments on site, decision 025-a).
+  // messaging, the customer's link, its PDF and online payment (decision 024-h).
+  const invoiceSending = createInvoiceSending({ db: database.db, timeZone: config.businessTimeZone, now, onQueued: () => messagingRunner.kick() });
+  // Quotes, good / better / best, and the customer's quote link (issue 20, decision 025-c).
+  const quotes = createQuoteService({
+    db: database.db,
+    timeZone: config.businessTimeZone,
+    company: config.company,
+    storage,
+    documentLinks,
+    notifications: createNotificationRepository(database.db),
+    workOrderRepository: createWorkOrderRepository,
+    onQueued: () => messagingRunner.kick(),
+    now,
+  });
+  await app.register(quoteRoutes, { quotes });
+  await app.register(quotePublicRoutes, { quotes, limitPerMinute: publicInvoiceLimitPerMinute });
+  const invoices = createInvoiceService({
+    db: database.db,
+    timeZone: config.businessTimeZone,
+    company: config.company,
+    now,
+    sending: invoiceSending,
+    approvedQuoteLines: (tx, workOrderId) => quotes.approvedLinesFor(tx, workOrderId),
+    onVoided: (invoiceId) => void onlineInvoices.expireOpenCheckouts(invoiceId).catch((error: unknown) => app.log.error({ err: error }, 'expiring the checkouts of a voided invoice failed')),
+  });
   await app.register(invoiceRoutes, { invoices });
   await app.register(invoiceDocumentRoutes, { invoices, sending: invoiceSending });
-  await app.register(invoicePublicRoutes, {
-    online: createOnlineInvoices({
-      db: database.db,
-      invoices,
-      documentLinks,
-      gateway: createPaymentGateway(config.payments),
-      company: config.company,
-      timeZone: config.businessTimeZone,
-      log: app.log,
-      now,
-    }),
-    limitPerMinute: publicInvoiceLimitPerMinute,
+  const onlineInvoices = createOnlineInvoices({
+    db: database.db,
+    invoices,
+    documentLinks,
+    gateway: createPaymentGateway(config.payments),
+    company: config.company,
+    timeZone: config.businessTimeZone,
+    log: app.log,
+    now,
   });
+  await app.register(invoicePublicRoutes, { online: onlineInvoices, limitPerMinute: publicInvoiceLimitPerMinute });
   const map = createMapService({
     db: database.db,
     timeZone: config.businessTimeZone,
@@ -375,8 +396,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(pathname);
     const page = isPageRequest ? resolvePage?.(request.url) : undefined;
     if (page) {
-      // A customer's invoice link carries its secret in the path (decision 024-h).
-      if (pathname.toLowerCase().startsWith('/invoice/')) markPrivate(reply);
+      // A customer's invoice or quote link carries its secret in the path (decisions 024-h, 025-c).
+      if (/^\/(invoice|quote)\//i.test(pathname)) markPrivate(reply);
       return sendPage(request, reply, page);
     }
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${pathname}` } });

@@ -1,3 +1,5 @@
+import type { CompanyProfile } from './company-profile.ts';
+
 // What a customer sees of a quote option, an invoice or a credit note: one view model that the
 // web page (staff and the customer's signed link) and the PDF both render, so their content is
 // the same (issue 20). Built by the server from stored rows; amounts in integer cents, quantities
@@ -67,4 +69,20 @@ export type BillingDocument = {
 /** Where a customer opens a quote or an invoice from its link (the token is the link's secret). */
 export function customerDocumentPath(documentType: 'quote' | 'invoice', token: string): string {
   return `/${documentType}/${encodeURIComponent(token)}`;
+}
+
+/** The company's block on a document (its profile). */
+export function companyParty(company: CompanyProfile): BillingParty & { website?: string } {
+  return {
+    name: company.name,
+    addressLines: [company.address.street, `${company.address.city}, ${company.address.state} ${company.address.zip}`.trim()].filter((line) => line.trim() !== ''),
+    phone: company.phone || undefined,
+    email: company.email || undefined,
+    website: company.siteUrl || undefined,
+  };
+}
+
+/** A customer's address as printed lines: street, then "City, ST 12345". */
+export function customerAddressLines(customer: { address: string; city: string; state: string; zip: string | null }): string[] {
+  return [customer.address, `${customer.city}, ${customer.state}${customer.zip ? ` ${customer.zip}` : ''}`].filter((line) => line.trim() !== '');
 }

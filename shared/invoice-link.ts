@@ -10,22 +10,22 @@ import { invoiceDetailResponseSchema, invoiceSchema } from './invoice.ts';
 // ---------------------------------------------------------------------------- sending (office)
 
 /** What a send did: the channels a message was queued on, and the ones skipped with why. */
-export const invoiceDeliverySchema = z.object({
+export const documentDeliverySchema = z.object({
   queued: z.array(z.enum(messageChannels)),
   skipped: z.array(z.object({ channel: z.enum(messageChannels), reason: z.string() })),
 });
-export type InvoiceDelivery = z.infer<typeof invoiceDeliverySchema>;
+export type DocumentDelivery = z.infer<typeof documentDeliverySchema>;
 
 /** POST /api/admin/invoices/:id/issue: the detail, and for an invoice what its first send did. */
 export const invoiceIssueResponseSchema = invoiceDetailResponseSchema.extend({
-  delivery: invoiceDeliverySchema.optional(),
+  delivery: documentDeliverySchema.optional(),
 });
 export type InvoiceIssueResponse = z.infer<typeof invoiceIssueResponseSchema>;
 
 /** POST /api/admin/invoices/:id/send ("Send again"). */
 export const invoiceSendResponseSchema = z.object({
   invoice: invoiceSchema,
-  delivery: invoiceDeliverySchema,
+  delivery: documentDeliverySchema,
 });
 export type InvoiceSendResponse = z.infer<typeof invoiceSendResponseSchema>;
 
@@ -36,7 +36,7 @@ export const invoiceSendMessages = {
 const channelLabels = { email: 'e-mail', sms: 'text' } as const;
 
 /** "Sent by e-mail. Not by text: the customer has not agreed to texts." */
-export function describeDelivery(delivery: InvoiceDelivery): string {
+export function describeDelivery(delivery: DocumentDelivery): string {
   const sent = delivery.queued.length > 0 ? `Sent by ${delivery.queued.map((channel) => channelLabels[channel]).join(' and ')}.` : 'Not sent: no channel reaches this customer.';
   const skipped = delivery.skipped.map((skip) => `Not by ${channelLabels[skip.channel]}: ${skip.reason}.`);
   return [sent, ...skipped].join(' ');

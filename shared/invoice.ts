@@ -1,16 +1,9 @@
 import { z } from 'zod';
 import type { BillingDocument, BillingParty } from './billing-document.ts';
 import { isValidIsoDate } from './dates.ts';
-import { invoiceKinds, invoiceStatuses, paymentKinds, paymentMethods, priceBookItemKinds, type InvoiceStatus, type PaymentMethod } from './enums.ts';
-import {
-  discountBpsSchema,
-  documentTotals,
-  formatTaxRate,
-  nonNegativeCentsSchema,
-  quantityMilliSchema,
-  taxRatePpmSchema,
-  unitPriceCentsSchema,
-} from './money.ts';
+import { invoiceKinds, invoiceStatuses, paymentKinds, paymentMethods, type InvoiceStatus, type PaymentMethod } from './enums.ts';
+import { documentLineSchema, documentLinesSchema } from './document-line.ts';
+import { documentTotals, formatTaxRate } from './money.ts';
 
 // Invoices, credit notes and payments for the office (issue 20, decision 024-g): one zod contract
 // per API, used by the routes (server/modules/invoices) and the screens (app/features/invoices).
@@ -151,39 +144,8 @@ export const agingBucketLabels: Record<keyof ReceivablesSummary['aging'], string
 
 // ---------------------------------------------------------------------------- draft body
 
-export const invoiceLineInputSchema = z
-  .object({
-    priceBookItemId: z.uuid().nullable().default(null),
-    kind: z.enum(priceBookItemKinds).default('service'),
-    code: optionalText(40),
-    name: z.string().trim().min(1, 'Name the line').max(200),
-    description: optionalText(2000),
-    quantityMilli: quantityMilliSchema,
-    unitPriceCents: unitPriceCentsSchema,
-    discountBps: discountBpsSchema.default(0),
-    discountCents: nonNegativeCentsSchema.default(0),
-    taxable: z.boolean().default(false),
-    taxRatePpm: taxRatePpmSchema.default(0),
-  })
-  .transform((line) => ({ ...line, taxRatePpm: line.taxable ? line.taxRatePpm : 0 }));
-export type InvoiceLineInput = z.input<typeof invoiceLineInputSchema>;
-export type InvoiceLineValues = z.output<typeof invoiceLineInputSchema>;
-
-/** Totals must add up under shared/money.ts's rule: a discount past its line or a negative total is refused here. */
-const linesSchema = z
-  .array(invoiceLineInputSchema)
-  .max(200, 'At most 200 lines')
-  .superRefine((lines, context) => {
-    try {
-      const totals = documentTotals(lines);
-      if (totals.totalCents < 0) context.addIssue({ code: 'custom', message: 'The total cannot be negative.', path: [] });
-    } catch (error) {
-      context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : 'Invalid line', path: [] });
-    }
-  });
-
 export const invoiceDraftUpdateSchema = z.object({
-  lines: linesSchema,
+  lines: documentLinesSchema,
   notes: optionalText(4000),
 });
 export type InvoiceDraftUpdate = z.input<typeof invoiceDraftUpdateSchema>;
@@ -191,7 +153,7 @@ export type InvoiceDraftUpdate = z.input<typeof invoiceDraftUpdateSchema>;
 export const invoiceCreateSchema = z.object({
   customerId: z.uuid(),
   workOrderId: z.uuid().nullable().default(null),
-  lines: linesSchema.default([]),
+  lines: documentLinesSchema.default([]),
   notes: optionalText(4000),
 });
 export type InvoiceCreate = z.input<typeof invoiceCreateSchema>;
@@ -204,7 +166,7 @@ export const invoiceVoidSchema = z.object({
 
 export const creditNoteCreateSchema = z.union([
   z.object({ fullCredit: z.literal(true), notes: optionalText(4000) }),
-  z.object({ fullCredit: z.literal(false).default(false), lines: linesSchema.refine((lines) => lines.length > 0, 'Add at least one line'), notes: optionalText(4000) }),
+  z.object({ fullCredit: z.literal(false).default(false), lines: documentLinesSchema.refine((lines) => lines.length > 0, 'Add at least one line'), notes: optionalText(4000) }),
 ]);
 export type CreditNoteCreate = z.input<typeof creditNoteCreateSchema>;
 
@@ -242,23 +204,6 @@ export const invoicePaymentParamsSchema = z.object({ id: z.string(), paymentId: 
 
 // ---------------------------------------------------------------------------- detail
 
-export const invoiceLineSchema = z.object({
-  id: z.string(),
-  position: z.number().int(),
-  priceBookItemId: z.string().nullable(),
-  kind: z.enum(priceBookItemKinds),
-  code: z.string(),
-  name: z.string(),
-  description: z.string(),
-  quantityMilli: z.number().int(),
-  unitPriceCents: z.number().int(),
-  discountBps: z.number().int(),
-  discountCents: z.number().int(),
-  taxable: z.boolean(),
-  taxRatePpm: z.number().int(),
-  amountCents: z.number().int(),
-});
-export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
 
 export const paymentSchema = z.object({
   id: z.string(),
@@ -340,7 +285,7 @@ export const invoiceHistoryEntrySchema = z.object({
 
 export const invoiceDetailResponseSchema = z.object({
   invoice: invoiceSchema,
-  lines: z.array(invoiceLineSchema),
+  lines: z.array(documentLineSchema),
   payments: z.array(paymentSchema),
   /** Invoices: the credit notes issued against it. */
   creditNotes: z.array(creditNoteSummarySchema),

@@ -4,13 +4,16 @@ import { techFollowUpNotificationType } from './tech.ts';
 /**
  * Kinds of staff notification: chat bookings (spec 000 section 3), website estimate requests, and
  * texts customers send to the company's number (issue 18: a confirmation, a reschedule request, any
- * other reply) and a technician's "needs follow-up" at a visit's completion (issue 19).
+ * other reply), a technician's "needs follow-up" at a visit's completion (issue 19) and a
+ * customer's answer to a quote (issue 20).
  */
 export const notificationTypes = {
   newAiLead: 'new_ai_lead',
   newEstimateRequest: 'new_estimate_request',
   customerText: 'customer_text',
   techFollowUp: techFollowUpNotificationType,
+  /** A customer approved or declined a quote from its link (issue 20); `data.link` opens the quote. */
+  quoteAnswered: 'quote_answered',
 } as const;
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoiceDetailResponseSchema, type InvoiceLineInput } from '#shared/invoice.ts';
+import type { DocumentLineInput } from '#shared/document-line.ts';
+import { invoiceDetailResponseSchema } from '#shared/invoice.ts';
 import { invoiceIssueResponseSchema, invoiceSendResponseSchema, publicInvoiceResponseSchema } from '#shared/invoice-link.ts';
 import { formatCents } from '#shared/money.ts';
 import { createDocumentLinkRepository } from '#server/modules/document-links/document-links.repository.ts';
@@ -52,9 +53,9 @@ async function customer(options: { name?: string; email?: string | null } = {}):
   return row!.id;
 }
 
-const line = (values: Partial<InvoiceLineInput> = {}): InvoiceLineInput => ({ name: 'Diagnostic visit', quantityMilli: 1000, unitPriceCents: 8900, ...values });
+const line = (values: Partial<DocumentLineInput> = {}): DocumentLineInput => ({ name: 'Diagnostic visit', quantityMilli: 1000, unitPriceCents: 8900, ...values });
 
-async function issuedInvoice(options: { name?: string; email?: string | null; lines?: InvoiceLineInput[] } = {}) {
+async function issuedInvoice(options: { name?: string; email?: string | null; lines?: DocumentLineInput[] } = {}) {
   const created = await call('POST', '/api/admin/invoices', { customerId: await customer(options), lines: options.lines ?? [line()] });
   expect(created.statusCode, created.body).toBe(201);
   const id = invoiceDetailResponseSchema.parse(created.json()).invoice.id;

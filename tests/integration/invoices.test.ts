@@ -8,8 +8,8 @@ import {
   paymentResponseSchema,
   receivablesSummarySchema,
   type InvoiceDetailResponse,
-  type InvoiceLineInput,
 } from '#shared/invoice.ts';
+import type { DocumentLineInput } from '#shared/document-line.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 // Invoices, credit notes and payments through the HTTP API on a real database (PGlite, or
@@ -45,15 +45,15 @@ async function customer(name = 'Dana Whitfield'): Promise<string> {
   return row!.id;
 }
 
-const line = (values: Partial<InvoiceLineInput> = {}): InvoiceLineInput => ({ name: 'Diagnostic visit', quantityMilli: 1000, unitPriceCents: 8900, ...values });
+const line = (values: Partial<DocumentLineInput> = {}): DocumentLineInput => ({ name: 'Diagnostic visit', quantityMilli: 1000, unitPriceCents: 8900, ...values });
 
-async function draft(lines: InvoiceLineInput[], customerId?: string): Promise<InvoiceDetailResponse> {
+async function draft(lines: DocumentLineInput[], customerId?: string): Promise<InvoiceDetailResponse> {
   const response = await call('POST', '/api/admin/invoices', { customerId: customerId ?? (await customer()), lines });
   expect(response.statusCode, response.body).toBe(201);
   return invoiceDetailResponseSchema.parse(response.json());
 }
 
-async function issued(lines: InvoiceLineInput[]): Promise<InvoiceDetailResponse> {
+async function issued(lines: DocumentLineInput[]): Promise<InvoiceDetailResponse> {
   const created = await draft(lines);
   const response = await call('POST', `/api/admin/invoices/${created.invoice.id}/issue`);
   expect(response.statusCode, response.body).toBe(200);

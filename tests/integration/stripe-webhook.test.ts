@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { invoiceDetailResponseSchema, type InvoiceLineInput } from '#shared/invoice.ts';
+import type { DocumentLineInput } from '#shared/document-line.ts';
+import { invoiceDetailResponseSchema } from '#shared/invoice.ts';
 import { invoiceCheckoutResponseSchema, publicInvoiceResponseSchema } from '#shared/invoice-link.ts';
 import { createStripeGateway } from '#server/adapters/payments/index.ts';
 import { createDocumentLinkRepository } from '#server/modules/document-links/document-links.repository.ts';
@@ -35,11 +36,11 @@ afterAll(async () => {
 });
 beforeEach(() => fake.setWebhookMode('manual'));
 
-const line = (values: Partial<InvoiceLineInput> = {}): InvoiceLineInput => ({ name: 'Capacitor replacement', quantityMilli: 1000, unitPriceCents: 18950, ...values });
+const line = (values: Partial<DocumentLineInput> = {}): DocumentLineInput => ({ name: 'Capacitor replacement', quantityMilli: 1000, unitPriceCents: 18950, ...values });
 
 let customerCount = 0;
 /** An issued invoice and a customer link to it. */
-async function invoiceWithLink(lines: InvoiceLineInput[] = [line()]) {
+async function invoiceWithLink(lines: DocumentLineInput[] = [line()]) {
   customerCount += 1;
   const [customer] = await context.database.query<{ id: string }>(
     `insert into customers (name, phone, address, city, state, zip, email) values ('Lena Okafor', $1, '7 Oyster Way', 'Bluffton', 'SC', '29910', $2) returning id`,
@@ -121,6 +122,18 @@ describe('checkout', () => {
 
     expect(await checkout(token)).toBe(sessionId);
     expect(await context.database.query('select 1 from payment_checkouts where invoice_id = $1', [id])).toHaveLength(1);
+  });
+
+  it("voiding the invoice expires its open Checkout Session, so a page left open cannot take the money", async () => {
+    const { id, token } = await invoiceWithLink();
+    const sessionId = await checkout(token);
+    expect(fake.sessions.get(sessionId)!.status).toBe('open');
+    const voided = await context.app.inject({ method: 'POST', url: `/api/admin/invoices/${id}/void`, headers: { cookie: admin }, payload: { reason: 'Billed the wrong customer' } });
+    expect(voided.statusCode, voided.body).toBe(200);
+    await expect.poll(() => fake.sessions.get(sessionId)!.status).toBe('expired');
+    await expect
+      .poll(async () => (await context.database.query<{ status: string }>('select status from payment_checkouts where session_id = $1', [sessionId]))[0]?.status)
+      .toBe('expired');
   });
 });
 

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { PriceBookItemKind } from '#shared/enums.ts';
-import type { InvoiceLine, InvoiceLineValues } from '#shared/invoice.ts';
+import type { DocumentLine, DocumentLineValues } from '#shared/document-line.ts';
 import { documentTotals, formatCents, formatQuantity, MoneyRuleError, parseMoneyInput, parseQuantityInput, type DocumentTotals } from '#shared/money.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
@@ -27,7 +27,7 @@ let nextKey = 1;
 const percentText = (basisPoints: number) => (basisPoints === 0 ? '' : String(basisPoints / 100));
 const rateText = (ppm: number) => String(ppm / 10_000);
 
-function fromLine(line: InvoiceLine): DraftLine {
+function fromLine(line: DocumentLine): DraftLine {
   return {
     key: nextKey++,
     priceBookItemId: line.priceBookItemId,
@@ -70,7 +70,7 @@ function parseRate(text: string): number | undefined {
   return milli !== undefined && milli <= 100_000 ? milli * 10 : undefined;
 }
 
-function parseLine(line: DraftLine): { input?: InvoiceLineValues; errors: LineErrors } {
+function parseLine(line: DraftLine): { input?: DocumentLineValues; errors: LineErrors } {
   const errors: LineErrors = {};
   const quantityMilli = parseQuantityInput(line.quantity);
   const unitPriceCents = parseMoneyInput(line.unitPrice);
@@ -114,11 +114,11 @@ export function LineEditor({
   onSave,
   onCancel,
 }: {
-  lines: InvoiceLine[];
+  lines: DocumentLine[];
   notes: string;
   defaultTaxRatePpm: number;
   isSaving: boolean;
-  onSave: (lines: InvoiceLineValues[], notes: string) => void;
+  onSave: (lines: DocumentLineValues[], notes: string) => void;
   onCancel: () => void;
 }) {
   const [draft, setDraft] = useState<DraftLine[]>(() => (lines.length > 0 ? lines.map(fromLine) : [blankLine(defaultTaxRatePpm)]));
@@ -132,7 +132,7 @@ export function LineEditor({
   let ruleError: string | undefined;
   if (isValid) {
     try {
-      totals = documentTotals(inputs as InvoiceLineValues[]);
+      totals = documentTotals(inputs as DocumentLineValues[]);
       if (totals.totalCents < 0) ruleError = 'The total cannot be negative.';
     } catch (error) {
       ruleError = error instanceof MoneyRuleError ? error.message : 'These lines do not add up.';
@@ -144,7 +144,7 @@ export function LineEditor({
   function save() {
     setShowErrors(true);
     if (!isValid || ruleError) return;
-    onSave(inputs as InvoiceLineValues[], notes);
+    onSave(inputs as DocumentLineValues[], notes);
   }
 
   return (

@@ -1100,6 +1100,8 @@ export const quotes = pgTable(
     approvalSignatureKey: text('approval_signature_key'),
     approvalIp: text('approval_ip'),
     declinedAt: timestamp('declined_at', { withTimezone: true }),
+    /** What the customer said when declining (optional). */
+    declineReason: text('decline_reason'),
     /** The work order the approval created or updated. */
     resultingWorkOrderId: uuid('resulting_work_order_id').references(() => workOrders.id, { onDelete: 'set null' }),
     /** Bumped to revoke every link sent so far. */
@@ -1114,6 +1116,8 @@ export const quotes = pgTable(
     index('quotes_list_order_idx').on(table.createdAt.desc(), table.id.desc()),
     index('quotes_customer_id_idx').on(table.customerId, table.createdAt),
     index('quotes_work_order_id_idx').on(table.workOrderId).where(sql`${table.workOrderId} is not null`),
+    index('quotes_resulting_work_order_id_idx').on(table.resultingWorkOrderId).where(sql`${table.resultingWorkOrderId} is not null`),
+    index('quotes_status_idx').on(table.status, table.createdAt.desc()),
   ],
 );
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InvoiceStatus } from '#shared/enums.ts';
 import { invoiceMessages } from '#shared/invoice.ts';
-import { invoiceSendMessages, type InvoiceDelivery, type InvoiceSendResponse } from '#shared/invoice-link.ts';
+import { invoiceSendMessages, type DocumentDelivery, type InvoiceSendResponse } from '#shared/invoice-link.ts';
 import { withTransaction, type Database, type DbExecutor } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
 import { recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
@@ -23,7 +23,7 @@ export function createInvoiceSending(options: { db: Database; timeZone: string; 
   const { db, timeZone, now = () => new Date() } = options;
 
   /** Queues one send of an issued invoice in `tx`, audited. Credit notes are not sent. */
-  async function queueSend(tx: DbExecutor, row: InvoiceRow, actor: AuditActor, sendKey: string): Promise<InvoiceDelivery> {
+  async function queueSend(tx: DbExecutor, row: InvoiceRow, actor: AuditActor, sendKey: string): Promise<DocumentDelivery> {
     const delivery = await queueDocumentMessages(tx, {
       type: 'invoice_sent',
       documentType: 'invoice',
@@ -57,7 +57,7 @@ export function createInvoiceSending(options: { db: Database; timeZone: string; 
 
   return {
     /** The invoices service's issue step calls this in its transaction (invoices only). */
-    async onIssued(tx: DbExecutor, row: InvoiceRow, actor: AuditActor): Promise<InvoiceDelivery | undefined> {
+    async onIssued(tx: DbExecutor, row: InvoiceRow, actor: AuditActor): Promise<DocumentDelivery | undefined> {
       if (row.kind !== 'invoice') return undefined;
       return queueSend(tx, row, actor, `issue-${randomUUID()}`);
     },

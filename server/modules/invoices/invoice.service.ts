@@ -7,7 +7,6 @@ import {
   documentNumber,
   invoiceMessages,
   isOverdue,
-  statusForPaid,
   taxLabel,
   type applyCreditSchema,
   type creditNoteCreateSchema,
@@ -15,7 +14,6 @@ import {
   type InvoiceDetailResponse,
   type invoiceCreateSchema,
   type invoiceDraftUpdateSchema,
-  type InvoiceLineValues,
   type InvoiceListItem,
   type InvoiceListQuery,
   type InvoiceListResponse,
@@ -24,7 +22,9 @@ import {
   type ReceivablesSummary,
   type refundCreateSchema,
 } from '#shared/invoice.ts';
-import type { InvoiceDelivery } from '#shared/invoice-link.ts';
+import type { DocumentLineValues } from '#shared/document-line.ts';
+import type { DocumentDelivery } from '#shared/invoice-link.ts';
+import { companyParty, customerAddressLines } from '#shared/billing-document.ts';
 import { documentTotals, formatCents } from '#shared/money.ts';
 import { withTransaction, type Database, type DbExecutor } from '#server/db/client.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
@@ -67,7 +67,7 @@ const serviceLineNames: Record<WorkOrderServiceType, string> = {
 };
 
 /** A line's stored columns from its values, with its amount by shared/money.ts's rule. */
-function lineRows(lines: InvoiceLineValues[]) {
+function lineRows(lines: DocumentLineValues[]) {
   const totals = documentTotals(lines);
   return {
     totals,
@@ -88,13 +88,13 @@ function totalsColumns(totals: ReturnType<typeof documentTotals>) {
 function billTo(customer: { name: string; address: string; city: string; state: string; zip: string | null; email: string | null; phone: string }) {
   return {
     billingName: customer.name,
-    billingAddressLines: [customer.address, `${customer.city}, ${customer.state}${customer.zip ? ` ${customer.zip}` : ''}`].filter((line) => line.trim() !== ''),
+    billingAddressLines: customerAddressLines(customer),
     billingEmail: customer.email,
     billingPhone: customer.phone,
   };
 }
 
-function toLineValues(line: InvoiceLineRow): InvoiceLineValues {
+function toLineValues(line: InvoiceLineRow): DocumentLineValues {
   return {
     priceBookItemId: line.priceBookItemId,
     kind: line.kind as PriceBookItemKind,
@@ -129,9 +129,13 @@ export type InvoiceServiceOptions = {
   now?: () => Date;
   /** Sending on issue (invoice.sending.ts, decision 024-h): queued in the issuing transaction, then the runner is told. */
   sending?: {
-    onIssued: (tx: DbExecutor, row: InvoiceRow, actor: AuditActor) => Promise<InvoiceDelivery | undefined>;
+    onIssued: (tx: DbExecutor, row: InvoiceRow, actor: AuditActor) => Promise<DocumentDelivery | undefined>;
     afterQueued: () => void;
   };
+  /** After a void commits (invoice.online.ts expires its open Stripe checkouts). */
+  onVoided?: (invoiceId: string) => void;
+  /** The approved quote option's lines of a work order (the quotes module, decision 025-c). */
+  approvedQuoteLines?: (tx: DbExecutor, workOrderId: string) => Promise<{ quoteId: string; quoteNumber: string | null; lines: DocumentLineValues[] } | undefined>;
 };
 
 export function createInvoiceService(options: InvoiceServiceOptions) {
@@ -211,24 +215,10 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
     return row;
   }
 
-  /**
-   * Moves an issued invoice's paid figure by `delta` and its status by the balance, in the
-   * payment's transaction (decision 024-c: paid_cents is kept by the service, never recomputed apart).
-   */
-  async function movePaid(tx: DbExecutor, row: InvoiceRow, delta: number): Promise<InvoiceRow> {
-    const paidCents = row.paidCents + delta;
-    const status = statusForPaid(row.totalCents, paidCents);
-    return createInvoiceRepository(tx).update(row.id, {
-      paidCents,
-      status,
-      paidAt: status === 'paid' ? (row.paidAt ?? now()) : null,
-    });
-  }
-
   /** Lines proposed from a completed work order: its service, then the materials the technician recorded (priced from the price book when a name matches). */
-  async function workOrderLines(tx: DbExecutor, found: NonNullable<Awaited<ReturnType<ReturnType<typeof createInvoiceRepository>['workOrder']>>>, defaultTaxRatePpm: number): Promise<InvoiceLineValues[]> {
+  async function workOrderLines(tx: DbExecutor, found: NonNullable<Awaited<ReturnType<ReturnType<typeof createInvoiceRepository>['workOrder']>>>, defaultTaxRatePpm: number): Promise<DocumentLineValues[]> {
     const { workOrder } = found;
-    const serviceLine: InvoiceLineValues = {
+    const serviceLine: DocumentLineValues = {
       priceBookItemId: null,
       kind: 'service',
       code: '',
@@ -251,7 +241,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
             .from(priceBookItems)
             .where(and(eq(priceBookItems.active, true), sql`lower(${priceBookItems.name}) in (${sql.join(names.map((name) => sql`${name}`), sql`, `)})`));
     const byName = new Map(items.map((item) => [item.name.toLowerCase(), item]));
-    const materialLines = materials.map((material): InvoiceLineValues => {
+    const materialLines = materials.map((material): DocumentLineValues => {
       const item = byName.get(material.description.trim().toLowerCase());
       const quantityMilli = Math.max(1, Math.round(material.quantity * 1000));
       if (!item) {
@@ -274,7 +264,21 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
     return [serviceLine, ...materialLines];
   }
 
-  async function insertDraft(tx: DbExecutor, values: { customerId: string; workOrderId: string | null; lines: InvoiceLineValues[]; notes: string }, actor: AuditActor, action: string) {
+  /**
+   * A completed work order's proposed lines: the approved quote option's lines when the work order
+   * came from (or was linked to) an approved quote (decision 025-c), then the materials recorded
+   * on site that the quote does not name; else its service and materials (workOrderLines).
+   */
+  async function proposedLines(tx: DbExecutor, found: Parameters<typeof workOrderLines>[1], defaultTaxRatePpm: number): Promise<{ lines: DocumentLineValues[]; quoteId: string | null; quoteNumber: string | null }> {
+    const quoted = await options.approvedQuoteLines?.(tx, found.workOrder.id);
+    const fromWorkOrder = await workOrderLines(tx, found, defaultTaxRatePpm);
+    if (!quoted) return { lines: fromWorkOrder, quoteId: null, quoteNumber: null };
+    const named = new Set(quoted.lines.map((line) => line.name.trim().toLowerCase()));
+    const extraMaterials = fromWorkOrder.slice(1).filter((line) => !named.has(line.name.trim().toLowerCase()));
+    return { lines: [...quoted.lines, ...extraMaterials], quoteId: quoted.quoteId, quoteNumber: quoted.quoteNumber };
+  }
+
+  async function insertDraft(tx: DbExecutor, values: { customerId: string; workOrderId: string | null; quoteId?: string | null; lines: DocumentLineValues[]; notes: string }, actor: AuditActor, action: string) {
     const repo = createInvoiceRepository(tx);
     const customer = await repo.customer(values.customerId);
     if (!customer) throw invalid(invoiceMessages.customerNotFound, 'customerId');
@@ -283,6 +287,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
       kind: 'invoice',
       customerId: customer.id,
       workOrderId: values.workOrderId,
+      quoteId: values.quoteId ?? null,
       status: 'draft',
       ...billTo(customer),
       notes: values.notes,
@@ -360,13 +365,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
         issuedOn: note.issuedOn,
       })),
       history: history.map((entry) => ({ ...entry, occurredAt: entry.occurredAt.toISOString(), changes: entry.changes as Record<string, [unknown, unknown]> })),
-      company: {
-        name: company.name,
-        addressLines: [company.address.street, `${company.address.city}, ${company.address.state} ${company.address.zip}`.trim()].filter((line) => line.trim() !== ''),
-        phone: company.phone || undefined,
-        email: company.email || undefined,
-        website: company.siteUrl || undefined,
-      },
+      company: companyParty(company),
       footer: settings.invoiceFooter,
       defaultTaxRatePpm: settings.defaultTaxRatePpm,
     };
@@ -425,9 +424,9 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
         if (!found) throw new AppError('NOT_FOUND', invoiceMessages.workOrderNotFound);
         if (found.workOrder.status !== 'completed') throw conflict(invoiceMessages.workOrderNotCompleted);
         const settings = await repo.settings();
-        const lines = await workOrderLines(tx, found, settings.defaultTaxRatePpm);
-        const notes = found.summary ? `Work done: ${found.summary}`.slice(0, 4000) : '';
-        return insertDraft(tx, { customerId: found.workOrder.customerId, workOrderId: id, lines, notes }, actor, 'created_from_work_order');
+        const { lines, quoteId, quoteNumber } = await proposedLines(tx, found, settings.defaultTaxRatePpm);
+        const notes = [quoteNumber ? `As quoted in ${quoteNumber}.` : '', found.summary ? `Work done: ${found.summary}` : ''].filter(Boolean).join(' ').slice(0, 4000);
+        return insertDraft(tx, { customerId: found.workOrder.customerId, workOrderId: id, quoteId, lines, notes }, actor, 'created_from_work_order');
       });
       return detailIn(db, row.id);
     },
@@ -449,7 +448,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
       return detailIn(db, id);
     },
 
-    async issue(id: string, actor: AuditActor): Promise<InvoiceDetailResponse & { delivery?: InvoiceDelivery }> {
+    async issue(id: string, actor: AuditActor): Promise<InvoiceDetailResponse & { delivery?: DocumentDelivery }> {
       const delivery = await withTransaction(db, async (tx) => {
         const row = await locked(tx, id);
         if (row.status !== 'draft') throw conflict(invoiceMessages.alreadyIssued);
@@ -472,6 +471,8 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
         const voided = await createInvoiceRepository(tx).update(row.id, { status: 'void', voidedAt: now(), voidReason: reason });
         await audit(tx, actor, voided, 'voided', { status: [row.status, 'void'], voidReason: [null, reason] });
       });
+      // After the commit: the customer's open online checkouts of it are closed (best effort, logged).
+      options.onVoided?.(idFrom(id));
       return detailIn(db, id);
     },
 
@@ -535,8 +536,8 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
           recordedById: actor.id,
           recordedByName: actor.name,
         });
-        const updated = await movePaid(tx, invoice, amount);
-        await movePaid(tx, creditNote, amount);
+        const updated = await createInvoiceRepository(tx).movePaid(invoice, amount, now());
+        await createInvoiceRepository(tx).movePaid(creditNote, amount, now());
         await audit(tx, actor, updated, 'credit_applied', { creditNote: [null, creditNote.invoiceNumber], amountCents: [null, amount], paidCents: [invoice.paidCents, updated.paidCents], status: [invoice.status, updated.status] });
         await audit(tx, actor, creditNote, 'applied', { invoice: [null, invoice.invoiceNumber], amountCents: [null, amount] });
       });
@@ -573,7 +574,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
             recordedById: actor.id,
             recordedByName: actor.name,
           });
-          const updated = await movePaid(tx, invoice, values.amountCents);
+          const updated = await createInvoiceRepository(tx).movePaid(invoice, values.amountCents, now());
           await audit(tx, actor, updated, 'payment_recorded', {
             method: [null, values.method],
             amountCents: [null, values.amountCents],
@@ -617,7 +618,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
           recordedById: actor.id,
           recordedByName: actor.name,
         });
-        const updated = await movePaid(tx, invoice, -values.amountCents);
+        const updated = await createInvoiceRepository(tx).movePaid(invoice, -values.amountCents, now());
         await audit(tx, actor, updated, 'refund_recorded', {
           amountCents: [null, values.amountCents],
           paidCents: [invoice.paidCents, updated.paidCents],

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
 import type { z } from 'zod';
 import type { StaffUser } from '#shared/auth.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
 import type { InvoiceStatus, WorkOrderStatus } from '#shared/enums.ts';
 import {
-  signatureMaxBytes,
   techFollowUpNotificationType,
   techMessages,
   techOfflineDays,
@@ -28,7 +26,7 @@ import { workOrderPlace } from '#shared/work-order-place.ts';
 import type { ObjectStorage } from '#server/adapters/storage/index.ts';
 import { withTransaction, type Database, type DbExecutor } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
-import { loadSharp } from '#server/lib/sharp.ts';
+import { decodeSignature } from '#server/lib/signature-png.ts';
 import { diffFields, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { thumbnailKeyOf, type CustomerService, type UploadedFile } from '#server/modules/customers/index.ts';
 import { canMarkEnRoute } from '#server/modules/messaging/index.ts';
@@ -44,9 +42,6 @@ type PaymentBody = z.output<typeof techPaymentSchema>;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const visitNotFound = () => new AppError('NOT_FOUND', techMessages.visitNotFound);
 const photoNotFound = () => new AppError('NOT_FOUND', 'Photo not found');
-const pngMagic = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-/** The signature pad's canvas is a phone's width at a few device pixels per point. */
-const signatureMaxSide = 4000;
 
 /** The step's words in a refusal ("A completed job cannot be marked on site."). */
 const stepWords: Record<TechAction['kind'], string> = {
@@ -87,33 +82,6 @@ function toTechInvoice(row: Pick<InvoiceSummaryRow, 'id' | 'invoiceNumber' | 'st
     balanceCents: row.totalCents - row.paidCents,
     dueOn: row.dueOn,
   };
-}
-
-/**
- * The signature pad's PNG, checked by its content: a data URL's base64 (the contract's pattern),
- * at most signatureMaxBytes decoded, PNG by its magic bytes and by the file-type sniffer the photo
- * pipeline uses, and a picture sharp can read of a sensible size. Anything else is a 400.
- */
-export async function decodeSignature(dataUrl: string): Promise<Buffer> {
-  const invalid = () => new AppError('VALIDATION_FAILED', techMessages.signatureInvalid, [{ path: 'signature', message: techMessages.signatureInvalid }]);
-  const comma = dataUrl.indexOf(',');
-  if (!dataUrl.startsWith('data:image/png;base64,') || comma < 0) throw invalid();
-  const bytes = Buffer.from(dataUrl.slice(comma + 1), 'base64');
-  if (bytes.length < pngMagic.length || bytes.length > signatureMaxBytes) throw invalid();
-  if (!bytes.subarray(0, pngMagic.length).equals(pngMagic)) throw invalid();
-  const detected = await fileTypeFromBuffer(bytes);
-  if (detected?.mime !== 'image/png') throw invalid();
-  const sharp = await loadSharp();
-  try {
-    const { format, width, height } = await sharp(bytes, { limitInputPixels: signatureMaxSide * signatureMaxSide }).metadata();
-    if (format !== 'png' || !width || !height || width > signatureMaxSide || height > signatureMaxSide) throw invalid();
-    // A full decode: a truncated or damaged image is refused now, not when the office opens it.
-    await sharp(bytes, { limitInputPixels: signatureMaxSide * signatureMaxSide }).raw().toBuffer();
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw invalid();
-  }
-  return bytes;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -395,7 +363,7 @@ export function createTechService(options: TechServiceOptions) {
     // The step's time is the device's, never later than the server's clock.
     const at = new Date(Math.min(new Date(action.takenAt).getTime(), now().getTime()));
     // The signature is checked before anything is locked (decoding takes a moment).
-    const signature = action.kind === 'complete' && action.signature ? await decodeSignature(action.signature) : undefined;
+    const signature = action.kind === 'complete' && action.signature ? await decodeSignature(action.signature, techMessages.signatureInvalid) : undefined;
     let storedSignature: string | undefined;
     try {
       const result = await withTransaction(db, async (tx) => {
