@@ -248,7 +248,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     }),
   });
   // The technician app's API (issue 19, decision 022-a): a technician's own visits, their steps
-  // (en route goes through messaging as the office's button does), photos and the signature.
+  // (en route goes through messaging as the office's button does), photos, the signature and
+  // payments on site through the invoices' rule (decision 025-a).
   await app.register(techRoutes, {
     tech: createTechService({
       db: database.db,
@@ -257,6 +258,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       customers: customerService,
       notifications: createNotificationRepository(database.db),
       onWorkOrderMessaging: () => messagingRunner.kick(),
+      // The invoice service is made below, with the office's billing; a payment comes long after start-up.
+      payments: { recordPayment: (...args) => invoices.recordPayment(...args) },
       now,
     }),
   });

@@ -110,6 +110,18 @@ function toLineValues(line: InvoiceLineRow): DocumentLineValues {
   };
 }
 
+/**
+ * What a caller other than the office adds to a payment's rules (the technician app, decision
+ * 025-a), all in the payment's transaction: `check` runs once the invoice is locked, before any
+ * other rule (and on a replay, before answering it), and throws to refuse; `recorded` runs after
+ * the payment and the invoice's new figures are stored; `audit` adds facts to the invoice's entry.
+ */
+export type PaymentScope = {
+  check?: (executor: DbExecutor, invoice: InvoiceRow) => Promise<void>;
+  recorded?: (tx: DbExecutor, payment: Payment, invoice: Invoice) => Promise<void>;
+  audit?: Record<string, [unknown, unknown]>;
+};
+
 export type InvoiceServiceOptions = {
   db: Database;
   timeZone: string;
@@ -536,15 +548,16 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
      * Records money received: never more than the balance (an overpayment is refused, nothing is
      * stored). A retry with the same idempotency key answers the first payment.
      */
-    async recordPayment(invoiceId: string, values: PaymentValues, actor: AuditActor): Promise<{ payment: Payment; invoice: Invoice }> {
+    async recordPayment(invoiceId: string, values: PaymentValues, actor: AuditActor, scope: PaymentScope = {}): Promise<{ payment: Payment; invoice: Invoice; applied: boolean }> {
       const id = idFrom(invoiceId);
       if (values.idempotencyKey) {
         const previous = await repository.paymentByIdempotencyKey(values.idempotencyKey);
-        if (previous) return replay(previous, id);
+        if (previous) return replay(previous, id, scope);
       }
       try {
         return await withTransaction(db, async (tx) => {
           const invoice = await locked(tx, id);
+          await scope.check?.(tx, invoice);
           if (invoice.kind !== 'invoice' || invoice.status === 'draft' || invoice.status === 'void') throw conflict(invoiceMessages.notIssued);
           const balance = invoice.totalCents - invoice.paidCents;
           if (balance <= 0) throw conflict(invoiceMessages.zeroBalance);
@@ -567,14 +580,17 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
             amountCents: [null, values.amountCents],
             paidCents: [invoice.paidCents, updated.paidCents],
             status: [invoice.status, updated.status],
+            ...scope.audit,
           });
-          return { payment: toPayment(payment, 0, null), invoice: toInvoice(updated) };
+          const answer = { payment: toPayment(payment, 0, null), invoice: toInvoice(updated), applied: true };
+          await scope.recorded?.(tx, answer.payment, answer.invoice);
+          return answer;
         });
       } catch (error) {
         // The same key sent twice at once: the unique index let one in; answer that one.
         if (values.idempotencyKey && isUniqueViolation(error)) {
           const previous = await repository.paymentByIdempotencyKey(values.idempotencyKey);
-          if (previous) return replay(previous, id);
+          if (previous) return replay(previous, id, scope);
         }
         throw error;
       }
@@ -613,11 +629,13 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
     },
   };
 
-  async function replay(previous: PaymentRow, invoiceId: string) {
+  /** The first payment of an idempotency key, answered again (`applied: false`): nothing is recorded twice. */
+  async function replay(previous: PaymentRow, invoiceId: string, scope: PaymentScope) {
     if (previous.invoiceId !== invoiceId) throw conflict(invoiceMessages.idempotencyReused);
     const invoice = await repository.find(invoiceId);
     if (!invoice) throw notFound();
-    return { payment: toPayment(previous, await repository.refundedOf(previous.id), null), invoice: toInvoice(invoice) };
+    await scope.check?.(db, invoice);
+    return { payment: toPayment(previous, await repository.refundedOf(previous.id), null), invoice: toInvoice(invoice), applied: false };
   }
 }
 
