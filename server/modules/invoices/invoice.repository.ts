@@ -202,17 +202,17 @@ export function createInvoiceRepository(db: DbExecutor) {
       if (query.issuedTo) conditions.push(lte(invoices.issuedOn, query.issuedTo));
       const where = conditions.length > 0 ? and(...conditions) : undefined;
       const offset = (query.page - 1) * query.pageSize;
+      const order =
+        query.status === 'overdue'
+          ? // Most overdue first, through invoices_open_due_idx (the office chases the oldest first).
+            [asc(invoices.dueOn), asc(invoices.id)]
+          : // "desc nulls last": the order of invoices_list_order_idx and its per-status twin exactly, or the planner sorts all rows.
+            [sql`${invoices.createdAt} desc nulls last`, sql`${invoices.id} desc nulls last`];
       const rows = await db
         .select(listColumns)
         .from(invoices)
         .where(where)
-        .orderBy(
-          ...(query.status === 'overdue'
-            ? // Most overdue first, through invoices_open_due_idx (the office chases the oldest first).
-              [asc(invoices.dueOn), asc(invoices.id)]
-            : // "desc nulls last": the order of invoices_list_order_idx and its per-status twin exactly, or the planner sorts all rows.
-              [sql`${invoices.createdAt} desc nulls last`, sql`${invoices.id} desc nulls last`]),
-        )
+        .orderBy(...order)
         .limit(query.pageSize)
         .offset(offset);
       if (rows.length > 0 && rows.length < query.pageSize) return { rows, total: offset + rows.length, totalCapped: false };
@@ -221,6 +221,9 @@ export function createInvoiceRepository(db: DbExecutor) {
           .select({ one: sql`1` })
           .from(invoices)
           .where(where)
+          // In the page's order: the count walks the page's index (an index-only scan of the
+          // per-status index) instead of a bitmap over two indexes.
+          .orderBy(...order)
           .limit(countCap + 1)
           .as('matching'),
       );
