@@ -37,16 +37,8 @@ export function OptionCards({ options, choosing }: { options: PublicQuoteOption[
             option={option}
             tier={tierLabel(index, options.length)}
             isChosen={choosing?.chosenId === option.id}
-            radio={
-              choosing
-                ? {
-                    name: groupName,
-                    onChoose: choosing.onChoose,
-                    ref: index === 0 ? choosing.firstRadioRef : undefined,
-                    errorId: choosing.error ? choosing.errorId : undefined,
-                  }
-                : undefined
-            }
+            radio={choosing ? { name: groupName, onChoose: choosing.onChoose, errorId: choosing.error ? choosing.errorId : undefined } : undefined}
+            radioRef={index === 0 ? choosing?.firstRadioRef : undefined}
           />
         );
       })}
@@ -73,11 +65,13 @@ function OptionCard({
   tier,
   isChosen,
   radio,
+  radioRef,
 }: {
   option: PublicQuoteOption;
   tier: string | undefined;
   isChosen: boolean;
-  radio?: { name: string; onChoose: (optionId: string) => void; ref?: Ref<HTMLInputElement>; errorId?: string };
+  radio?: { name: string; onChoose: (optionId: string) => void; errorId?: string };
+  radioRef?: Ref<HTMLInputElement>;
 }) {
   const id = useId();
   const { document } = option;
@@ -88,7 +82,7 @@ function OptionCard({
       <span className="flex items-start gap-3">
         {radio ? (
           <input
-            ref={radio.ref}
+            ref={radioRef}
             type="radio"
             name={radio.name}
             value={option.id}
