@@ -1,5 +1,6 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import type { Customer } from '#shared/customer.ts';
+import { addDays, todayIn } from '#shared/dates.ts';
 import type { DocumentLineInput } from '#shared/document-line.ts';
 import { formatCents } from '#shared/money.ts';
 import type { QuoteCreate, QuoteDetailResponse, QuoteSendResponse } from '#shared/quote.ts';
@@ -50,7 +51,9 @@ async function sentQuote(admin: APIRequestContext): Promise<SentQuote> {
   });
   expect(customerResponse.status(), await customerResponse.text()).toBe(201);
   const customer = ((await customerResponse.json()) as { customer: Customer }).customer;
-  const created = await admin.post('/api/admin/quotes', { data: { customerId: customer.id, title: `Upstairs AC not cooling ${id}`, options: threeOptions() } satisfies QuoteCreate });
+  // A valid-until date of its own (a blank one is the settings' validity from the send day).
+  const validUntil = addDays(todayIn('UTC'), 30);
+  const created = await admin.post('/api/admin/quotes', { data: { customerId: customer.id, title: `Upstairs AC not cooling ${id}`, validUntil, options: threeOptions() } satisfies QuoteCreate });
   expect(created.status(), await created.text()).toBe(201);
   const quoteId = ((await created.json()) as QuoteDetailResponse).quote.id;
   const sent = await admin.post(`/api/admin/quotes/${quoteId}/send`);
