@@ -5,7 +5,7 @@ import type { DocumentLineInput } from '#shared/document-line.ts';
 import { formatCents } from '#shared/money.ts';
 import type { QuoteCreate, QuoteDetailResponse, QuoteSendResponse } from '#shared/quote.ts';
 import type { WorkOrderDetailResponse } from '#shared/work-order.ts';
-import { e2eAdmin, expectNoSeriousA11yViolations, outboxMailsMentioning } from './fixtures.ts';
+import { drawSignature, e2eAdmin, expectNoSeriousA11yViolations, outboxMailsMentioning } from './fixtures.ts';
 
 // The customer's side of a quote (issue 20, decision 025-d) against the real server: the office
 // writes a good / better / best quote and sends it through the admin API, the messaging runner
@@ -82,15 +82,6 @@ async function customerPage(browser: Browser, baseURL: string, viewport = phoneV
 
 const layoutShift = (page: Page) => page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts.reduce((sum, value) => sum + value, 0));
 
-async function drawSignature(page: Page) {
-  const canvas = page.getByRole('img', { name: /Your signature/ });
-  await canvas.scrollIntoViewIfNeeded();
-  const box = (await canvas.boundingBox())!;
-  await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
-  await page.mouse.down();
-  for (let step = 1; step <= 12; step += 1) await page.mouse.move(box.x + 30 + step * 20, box.y + box.height * (0.7 - 0.4 * Math.sin(step / 2)), { steps: 3 });
-  await page.mouse.up();
-}
 
 test('a quote e-mailed to a customer is opened on a phone, the middle option chosen, signed and approved, and the office sees it approved with a work order', async ({ browser, baseURL }) => {
   test.setTimeout(90_000);
@@ -138,7 +129,7 @@ test('a quote e-mailed to a customer is opened on a phone, the middle option cho
   await page.getByText('See the full quote for New condenser').click();
   await expect(page.getByRole('article', { name: /Quote .* as the customer sees it/ })).toContainText('Option: New condenser');
 
-  await drawSignature(page);
+  await drawSignature(page, /Your signature/);
   await page.getByLabel('Your full name').fill('Quinn Homeowner');
   await page.getByLabel('I approve this quote and authorize the work').check();
   await page.getByRole('button', { name: 'Approve quote' }).click();
