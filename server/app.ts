@@ -69,7 +69,7 @@ import { calendarRoutes, createCalendarRepository, createCalendarService, create
 import { createCustomerRepository } from './modules/customers/customer.repository.ts';
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
 import { createPriceBookService, priceBookRoutes } from './modules/price-book/index.ts';
-import { billingSettingsRoutes, createBillingSettingsService, readBillingSettings } from './modules/billing-settings/index.ts';
+import { billingSettingsRoutes, createBillingSettingsService } from './modules/billing-settings/index.ts';
 import { createQuoteService, quotePublicRoutes, quoteRoutes } from './modules/quotes/index.ts';
 import { createInvoiceSending, createInvoiceService, createOnlineInvoices, invoiceDocumentRoutes, invoicePublicRoutes, invoiceRoutes, markPrivate } from './modules/invoices/index.ts';
 import { createPaymentGateway } from './adapters/payments/index.ts';
@@ -248,7 +248,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     }),
   });
   // The technician app's API (issue 19, decision 022-a): a technician's own visits, their steps
-  // (en route goes through messaging as the office's button does), photos and the signature.
+  // (en route goes through messaging as the office's button does), photos, the signature and
+  // payments on site through the invoices' rule (decision 025-a).
   await app.register(techRoutes, {
     tech: createTechService({
       db: database.db,
@@ -257,6 +258,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       customers: customerService,
       notifications: createNotificationRepository(database.db),
       onWorkOrderMessaging: () => messagingRunner.kick(),
+      // The invoice service is made below, with the office's billing; a payment comes long after start-up.
+      payments: { recordPayment: (...args) => invoices.recordPayment(...args) },
       now,
     }),
   });
@@ -294,7 +297,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     storage,
     documentLinks,
     notifications: createNotificationRepository(database.db),
-    readValidityDays: async () => (await readBillingSettings(database.db)).quoteValidityDays,
+    workOrderRepository: createWorkOrderRepository,
     onQueued: () => messagingRunner.kick(),
     now,
   });
@@ -307,22 +310,21 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     now,
     sending: invoiceSending,
     approvedQuoteLines: (tx, workOrderId) => quotes.approvedLinesFor(tx, workOrderId),
+    onVoided: (invoiceId) => void onlineInvoices.expireOpenCheckouts(invoiceId).catch((error: unknown) => app.log.error({ err: error }, 'expiring the checkouts of a voided invoice failed')),
   });
   await app.register(invoiceRoutes, { invoices });
   await app.register(invoiceDocumentRoutes, { invoices, sending: invoiceSending });
-  await app.register(invoicePublicRoutes, {
-    online: createOnlineInvoices({
-      db: database.db,
-      invoices,
-      documentLinks,
-      gateway: createPaymentGateway(config.payments),
-      company: config.company,
-      timeZone: config.businessTimeZone,
-      log: app.log,
-      now,
-    }),
-    limitPerMinute: publicInvoiceLimitPerMinute,
+  const onlineInvoices = createOnlineInvoices({
+    db: database.db,
+    invoices,
+    documentLinks,
+    gateway: createPaymentGateway(config.payments),
+    company: config.company,
+    timeZone: config.businessTimeZone,
+    log: app.log,
+    now,
   });
+  await app.register(invoicePublicRoutes, { online: onlineInvoices, limitPerMinute: publicInvoiceLimitPerMinute });
   const map = createMapService({
     db: database.db,
     timeZone: config.businessTimeZone,

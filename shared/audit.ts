@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The activity log (issue 10): an append-only record of who changed what and when, written by the
  * services in the same transaction as the change (server/modules/audit/audit.service.ts).
  */
-export const auditEntityTypes = ['customer', 'work_order', 'lead', 'chat_lead', 'staff', 'technician', 'settings', 'price_book_item', 'tax_rate', 'invoice'] as const;
+export const auditEntityTypes = ['customer', 'work_order', 'lead', 'chat_lead', 'staff', 'technician', 'settings', 'price_book_item', 'tax_rate', 'invoice', 'quote'] as const;
 export type AuditEntityType = (typeof auditEntityTypes)[number];
 
 export const auditEntityTypeLabels: Record<AuditEntityType, string> = {
@@ -18,6 +18,7 @@ export const auditEntityTypeLabels: Record<AuditEntityType, string> = {
   price_book_item: 'Price book item',
   tax_rate: 'Tax rate',
   invoice: 'Invoice',
+  quote: 'Quote',
 };
 
 /**
@@ -104,6 +105,8 @@ export function auditEntityPath(entityType: string, entityId: string): string | 
       return '/admin/settings?tab=technicians';
     case 'invoice':
       return `/admin/invoices/${entityId}`;
+    case 'quote':
+      return `/admin/quotes/${entityId}`;
     case 'staff':
       return '/admin/settings?tab=staff';
     case 'price_book_item':

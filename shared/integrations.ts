@@ -4,7 +4,7 @@ import { z } from 'zod';
  * adapter is active and what it points at, never a secret (no passwords, keys or credentials in
  * URLs: hosts only). Each can be tested from the screen.
  */
-export const integrationNames = ['email', 'chat', 'geocoding', 'maps'] as const;
+export const integrationNames = ['email', 'chat', 'geocoding', 'maps', 'payments'] as const;
 export type IntegrationName = (typeof integrationNames)[number];
 
 export const integrationLabels: Record<IntegrationName, string> = {
@@ -12,15 +12,16 @@ export const integrationLabels: Record<IntegrationName, string> = {
   chat: 'Chat assistant',
   geocoding: 'Geocoding',
   maps: 'Map tiles',
+  payments: 'Online payments',
 };
 
 export const integrationStatusSchema = z.object({
   name: z.enum(integrationNames),
-  /** The active adapter, e.g. 'smtp', 'outbox', 'rule-based', 'model', 'webhook', 'zip', 'google'. */
+  /** The active adapter, e.g. 'smtp', 'outbox', 'rule-based', 'model', 'webhook', 'zip', 'google', 'stripe', 'none'. */
   adapter: z.string(),
   /** One line: what is active, in words. */
   summary: z.string(),
-  /** Non-secret facts: host, port, model name, folder. */
+  /** Non-secret facts: host, port, model name, folder, a webhook URL to register. */
   details: z.array(z.object({ label: z.string(), value: z.string() })),
   /** The environment variables that choose and configure it. */
   variables: z.array(z.string()),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isValidIsoDate } from './dates.ts';
-import { refrigerantTypes, tonnages, workOrderPriorities, workOrderServiceTypes, workOrderStatuses, workOrderTimePreferences } from './enums.ts';
+import { invoiceStatuses, paymentMethods, refrigerantTypes, tonnages, workOrderPriorities, workOrderServiceTypes, workOrderStatuses, workOrderTimePreferences } from './enums.ts';
 import { customerEquipmentSchema } from './customer.ts';
+import { maxAmountCents } from './money.ts';
 import {
   inspectionReportAnswerSchema,
   inspectionReportSchema,
@@ -43,6 +44,10 @@ export const techMessages = {
   /** A shared phone: another technician's items, kept until they sign in again (decision 022-d). */
   waitingForOther: (name: string, count: number) => `${count === 1 ? '1 change' : `${count} changes`} waiting for ${name} to sign in`,
   storageFull: 'This phone is out of storage: the photo could not be kept. Free some space and try again.',
+  /** A payment on site needs an issued invoice of the visit (decision 025-a). */
+  noInvoiceToPay: 'No invoice has been issued for this job yet. Once the office issues it, record the payment here.',
+  invoiceNotOnVisit: 'That invoice is not on this visit.',
+  checkNumberNeeded: 'Enter the check number',
 } as const;
 
 // Reads ------------------------------------------------------------------------------------------
@@ -93,6 +98,25 @@ export type TechCompletion = z.infer<typeof techCompletionSchema>;
 export const techNoteSchema = workOrderTechNoteSchema;
 export type TechNote = z.infer<typeof techNoteSchema>;
 
+/** The methods a technician takes on site (decision 025-a); online card and credit notes are the office's. */
+export const techPaymentMethods = ['cash', 'check', 'card', 'other'] as const;
+export type TechPaymentMethod = (typeof techPaymentMethods)[number];
+
+/**
+ * An issued invoice of the visit's work order (sent, partially paid or paid; never a draft, a void
+ * one or a credit note): what the customer owes, which the technician may collect (decision 025-a).
+ */
+export const techInvoiceSchema = z.object({
+  id: z.string(),
+  invoiceNumber: z.string(),
+  status: z.enum(invoiceStatuses),
+  totalCents: z.number().int(),
+  paidCents: z.number().int(),
+  balanceCents: z.number().int(),
+  dueOn: z.string().nullable(),
+});
+export type TechInvoice = z.infer<typeof techInvoiceSchema>;
+
 /** One visit with everything the technician needs on site, kept on the device for offline work. */
 export const techVisitSchema = z.object({
   id: z.string(),
@@ -133,6 +157,8 @@ export const techVisitSchema = z.object({
   photos: z.array(techPhotoSchema),
   history: z.array(techPastVisitSchema),
   completion: techCompletionSchema.nullable(),
+  /** The work order's issued invoices, oldest first (decision 025-a). */
+  invoices: z.array(techInvoiceSchema),
 });
 export type TechVisit = z.infer<typeof techVisitSchema>;
 
@@ -256,6 +282,44 @@ export const techActionBatchResponseSchema = z.object({
   visit: techVisitSchema.nullable(),
 });
 export type TechActionBatchResponse = z.infer<typeof techActionBatchResponseSchema>;
+
+/**
+ * POST /api/tech/visits/:id/payments: money taken on site against an issued invoice of the visit
+ * (decision 025-a). Never more than the balance; the key makes a replay of the phone's queue record
+ * one payment (201 the first time, 200 with the same payment after). A payment is not a step of the
+ * visit: it has no base version and never conflicts with the office's changes to the job.
+ */
+export const techPaymentSchema = z
+  .object({
+    /** A random UUID made on the phone when the payment was taken: recorded exactly once. */
+    idempotencyKey: z.uuid(),
+    invoiceId: z.uuid('Choose the invoice'),
+    method: z.enum(techPaymentMethods, 'Choose how the customer paid'),
+    amountCents: z.number().int().min(1, 'Enter an amount above zero').max(maxAmountCents),
+    /** The check's number (required for a check); a card's last four or a reference otherwise. */
+    reference: z.string().trim().max(100).default(''),
+    note: z.string().trim().max(1000).default(''),
+    /** When it was taken on the phone: the payment's date (in the company's time zone) is that day's. */
+    takenAt: isoInstant,
+  })
+  .refine((payment) => payment.method !== 'check' || payment.reference.length > 0, { message: techMessages.checkNumberNeeded, path: ['reference'] });
+export type TechPayment = z.input<typeof techPaymentSchema>;
+
+export const techPaymentResponseSchema = z.object({
+  /** false: this key had been recorded before (a replay), nothing was recorded twice. */
+  applied: z.boolean(),
+  payment: z.object({
+    id: z.string(),
+    invoiceId: z.string(),
+    method: z.enum(paymentMethods),
+    amountCents: z.number().int(),
+    receivedOn: z.string(),
+    reference: z.string(),
+  }),
+  /** The visit after the payment (its invoices' balances moved; its version did not). */
+  visit: techVisitSchema,
+});
+export type TechPaymentResponse = z.infer<typeof techPaymentResponseSchema>;
 
 /** Equipment facts the field adds (shown on the visit). */
 export const techRefrigerantTypes = refrigerantTypes;

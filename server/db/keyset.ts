@@ -7,9 +7,19 @@ import { sql, type SQL } from 'drizzle-orm';
  */
 export type KeysetCursor = { cursor: string; id: string };
 
+/**
+ * `(key, id) > (cursor)` ('<' for newest first), or undefined for the first page, to be joined with
+ * other conditions. The key is created_at (a timestamptz) unless `keyType` says otherwise (the
+ * payments export pages by the date received).
+ */
+export const keysetCondition = (key: SQL, id: SQL, cursor: KeysetCursor | undefined, direction: '>' | '<', keyType: 'timestamptz' | 'date' = 'timestamptz') =>
+  cursor ? sql`(${key}, ${id}) ${sql.raw(direction)} (${cursor.cursor}::${sql.raw(keyType)}, ${cursor.id}::uuid)` : undefined;
+
 /** `where (created, id) > (cursor)` ('<' for newest first), or nothing for the first page. */
-export const keysetAfter = (created: SQL, id: SQL, cursor: KeysetCursor | undefined, direction: '>' | '<') =>
-  cursor ? sql`where (${created}, ${id}) ${sql.raw(direction)} (${cursor.cursor}::timestamptz, ${cursor.id}::uuid)` : sql``;
+export const keysetAfter = (created: SQL, id: SQL, cursor: KeysetCursor | undefined, direction: '>' | '<') => {
+  const condition = keysetCondition(created, id, cursor, direction);
+  return condition ? sql`where ${condition}` : sql``;
+};
 
 /** A timestamp as the company's wall clock, to the minute (spreadsheets read it as a date and time). */
 export const localMinute = (column: SQL, timeZone: string) => sql`to_char(${column} at time zone ${timeZone}, 'YYYY-MM-DD HH24:MI')`;

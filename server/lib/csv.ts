@@ -11,7 +11,18 @@
 export const csvByteOrderMark = '\uFEFF';
 export const csvLineEnd = '\r\n';
 
-export type CsvValue = string | number | boolean | bigint | Date | null | undefined;
+/**
+ * A number already written as text, for a fixed number of decimals ("-25.00", "1.5"): written as
+ * it is, like a number (never neutralised: a plain decimal is data, not a formula). Anything but
+ * a plain decimal is refused when it is made.
+ */
+export class CsvNumberText {
+  constructor(readonly text: string) {
+    if (!/^-?\d+(?:\.\d+)?$/.test(text)) throw new RangeError(`Not a plain decimal number: ${JSON.stringify(text)}`);
+  }
+}
+
+export type CsvValue = string | number | boolean | bigint | Date | CsvNumberText | null | undefined;
 
 const formulaStart = /^[=+\-@\t\r]/;
 const needsQuotes = /[",\r\n]/;
@@ -27,6 +38,7 @@ export function csvField(value: CsvValue): string {
   let text: string;
   if (typeof value === 'string') text = neutraliseFormula(value);
   else if (value instanceof Date) text = value.toISOString();
+  else if (value instanceof CsvNumberText) text = value.text;
   else text = String(value);
   return needsQuotes.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -25,6 +25,17 @@ export async function signIn(page: Page, credentials = e2eAdmin): Promise<void> 
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 }
 
+/** A technician with no session opens /tech, is sent to the sign-in page and, signed in, lands on My day (decision 022-b). */
+export async function signInToTechApp(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/tech');
+  await expect(page).toHaveURL(/\/admin\/login$/);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/tech$/);
+  await expect(page.getByRole('heading', { name: 'My day', level: 1 })).toBeVisible();
+}
+
 /** Fails on any serious or critical accessibility violation axe-core finds. */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();

@@ -1,8 +1,11 @@
 import { expect, test } from '@playwright/test';
+import { e2eSiteUrl } from '../../playwright.config.ts';
+import { fakeStripeFixedKeys } from '../support/fake-stripe-server.ts';
 import { e2eAdmin, expectNoSeriousA11yViolations, outboxMailsMentioning, signIn } from './fixtures.ts';
 
 // Settings → Integrations and Company profile (issue 10), against the e2e server: no SMTP (the
-// outbox folder), the built-in chat assistant, the offline ZIP geocoder.
+// outbox folder), the built-in chat assistant, the offline ZIP geocoder, Stripe's test keys on the
+// fake Stripe that runs beside the server (playwright.config.ts).
 
 test('each integration shows its adapter and its test reports what happened', async ({ page }) => {
   await signIn(page);
@@ -27,6 +30,18 @@ test('each integration shows its adapter and its test reports what happened', as
   const maps = page.getByRole('region', { name: 'Map tiles' });
   await maps.getByRole('button', { name: 'Test: Map tiles' }).click();
   await expect(maps.locator('[role="status"], [role="alert"]').filter({ hasText: /^(Works|Failed) \(\d+ ms\): .*tile 12\/1127\/1660/ })).toBeVisible();
+
+  // Online payments: what to register in Stripe's dashboard, and a read of a session that does not exist.
+  const payments = page.getByRole('region', { name: 'Online payments' });
+  await expect(payments.getByText('Stripe', { exact: true })).toBeVisible();
+  await expect(payments.getByText('set (never shown), test mode', { exact: true })).toBeVisible();
+  await expect(payments.getByText(`${e2eSiteUrl}/api/public/payments/stripe/webhook`, { exact: true })).toBeVisible();
+  await expect(payments.getByText(/checkout\.session\.completed, .*charge\.refunded/)).toBeVisible();
+  await payments.getByRole('button', { name: 'Test: Online payments' }).click();
+  await expect(payments.getByRole('status').filter({ hasText: 'Works' })).toContainText('the key was accepted (test mode)');
+  const html = await page.content();
+  expect(html).not.toContain(fakeStripeFixedKeys.secretKey);
+  expect(html).not.toContain(fakeStripeFixedKeys.webhookSecret);
   await expectNoSeriousA11yViolations(page);
 });
 

@@ -1,7 +1,7 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { techMessages } from '#shared/tech.ts';
 import { png } from '#tests/support/images.ts';
-import { drawSignature, e2eAdmin, expectNoSeriousA11yViolations, signIn } from './fixtures.ts';
+import { drawSignature, e2eAdmin, expectNoSeriousA11yViolations, signIn, signInToTechApp } from './fixtures.ts';
 
 /**
  * The technician app (issue 19, decision 022-b) on a phone: a technician account and a job made
@@ -52,16 +52,8 @@ async function technicianWithJob(admin: APIRequestContext): Promise<Job> {
   return { workOrderId, customerId, customerName, title, taskName, email };
 }
 
-async function signInAsTechnician(page: Page, email: string) {
-  await page.goto('/tech');
-  // No session: the sign-in page, then the technician's app.
-  await expect(page).toHaveURL(/\/admin\/login$/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(technicianPassword);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await expect(page).toHaveURL(/\/tech$/);
-  await expect(page.getByRole('heading', { name: 'My day', level: 1 })).toBeVisible();
-}
+/** No session: the sign-in page, then the technician's app. */
+const signInAsTechnician = (page: Page, email: string) => signInToTechApp(page, email, technicianPassword);
 
 
 const waiting = (page: Page) => page.getByTestId('waiting-to-sync');

@@ -48,6 +48,8 @@ const takesNoBody = new Set([
   'POST /api/admin/invoices/:id/issue',
   'POST /api/admin/work-orders/:id/invoice',
   'POST /api/admin/invoices/:id/send',
+  'POST /api/admin/quotes/:id/send',
+  'POST /api/admin/quotes/:id/revise',
   'POST /api/public/invoices/:token/checkout',
   // Stripe's raw, signed event: read as bytes for the signature check, then by the adapter's own schemas.
   'POST /api/public/payments/stripe/webhook',

@@ -122,8 +122,8 @@ describe('the office writes a quote', () => {
     expect(created.options.map((option) => option.name)).toEqual(['Repair', 'New condenser', 'New system']);
     // Repair: 185.00 + 6% tax 11.10 + labor 1.5 h × 125.00 = 187.50 → 383.60.
     expect(created.options[0]).toMatchObject({ subtotalCents: 37250, taxCents: 1110, totalCents: 38360 });
-    // New condenser: 4,200.00 + 252.00 tax + installation 950.00 less 10% = 855.00 → 5,307.00.
-    expect(created.options[1]).toMatchObject({ subtotalCents: 515000, discountCents: 9500, taxCents: 25200, totalCents: 530700 });
+    // New condenser: 4,200.00 + installation 950.00 less 10% (855.00) = 5,055.00, + 252.00 tax → 5,307.00.
+    expect(created.options[1]).toMatchObject({ subtotalCents: 505500, discountCents: 9500, taxCents: 25200, totalCents: 530700 });
     expect(created.options[1]!.lines[1]).toMatchObject({ amountCents: 85500, discountBps: 1000 });
 
     expect((await call('GET', `/api/admin/quotes/${created.quote.id}`, undefined, technician)).statusCode).toBe(403);
@@ -292,7 +292,7 @@ describe("the customer's link", () => {
 
     // Expired: the page says so and approval is refused.
     const saved = clock;
-    clock = new Date(clock.getTime() + 32 * 86_400_000);
+    clock = new Date(clock.getTime() + 31 * 86_400_000); // past valid-until, before the link itself expires
     try {
       expect(publicQuoteResponseSchema.parse((await publicCall('GET', token)).json()).status).toBe('expired');
       const late = await publicCall('POST', token, '/approve', { optionId: options[0]!.id, name: 'Dana', accepted: true });

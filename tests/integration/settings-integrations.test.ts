@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanySettingsResponse } from '#shared/company-settings.ts';
 import type { IntegrationsResponse, IntegrationTestResult } from '#shared/integrations.ts';
@@ -8,6 +10,7 @@ import { createRuleBasedResponder } from '#server/adapters/chat/rule-based-respo
 import { createFileSender } from '#server/adapters/email/email-sender.ts';
 import { createIntegrationsService, tileAt, tileUrlFor } from '#server/modules/settings/integrations.service.ts';
 import { startFakeHttpServer } from '#tests/support/fake-http-server.ts';
+import { startFakeStripeServer, type FakeStripeServer } from '#tests/support/fake-stripe-server.ts';
 import { closedPort, startTestSmtpServer } from '#tests/support/smtp-server.ts';
 import { createStaff, createTestApp, signIn, testConfig, type TestContext } from '#tests/support/test-app.ts';
 
@@ -18,8 +21,8 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((context) => context.close()));
 });
 
-async function appWith(env: Record<string, string> = {}) {
-  const context = await createTestApp({ env });
+async function appWith(env: Record<string, string> = {}, options: { logStream?: NodeJS.WritableStream } = {}) {
+  const context = await createTestApp({ env, logStream: options.logStream });
   open.push(context);
   await createStaff(context.database, 'admin@example.com');
   const cookie = await signIn(context.app, 'admin@example.com');
@@ -234,7 +237,7 @@ describe('map tiles', () => {
     try {
       const app = await appWith({ MAP_TILE_URL: `${tiles.url}/osm/{z}/{x}/{y}.png` });
       const { integrations } = await app.status();
-      expect(integrations.map((integration) => integration.name)).toEqual(['email', 'chat', 'geocoding', 'maps']);
+      expect(integrations.map((integration) => integration.name)).toEqual(['email', 'chat', 'geocoding', 'maps', 'payments']);
       expect(integrations.find((integration) => integration.name === 'maps')).toMatchObject({ adapter: 'tile-server', testable: true, summary: `Tiles come from ${new URL(tiles.url).host}` });
       expect(await app.test('maps')).toMatchObject({ ok: true, message: expect.stringContaining('tile 12/1127/1660') });
       expect(tiles.requests.at(-1)?.url).toBe('/osm/12/1127/1660.png');
@@ -266,6 +269,130 @@ describe('the map tile test with a forged Host header', () => {
       expect(attacker.requests).toEqual([]);
     } finally {
       await Promise.all([site.close(), attacker.close()]);
+    }
+  });
+});
+
+describe('online payments (Stripe)', () => {
+  let stripe: FakeStripeServer;
+  beforeAll(async () => {
+    stripe = await startFakeStripeServer();
+  });
+  afterAll(() => stripe?.close());
+
+  const payments = (response: IntegrationsResponse) => response.integrations.find((integration) => integration.name === 'payments');
+  /** Every log line the app writes, at the most detailed level. */
+  function captureLogs() {
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    return { logStream, text: () => lines.join('') };
+  }
+
+  it('the fake answers as Stripe does: 404 resource_missing for an unknown session, 401 for a wrong key', async () => {
+    const unknown = await fetch(`${stripe.url}/v1/checkout/sessions/cs_test_doesNotExist1`, { headers: { authorization: `Bearer ${stripe.secretKey}` } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({
+      error: {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        message: "No such checkout.session: 'cs_test_doesNotExist1'",
+        param: 'session',
+        doc_url: 'https://stripe.com/docs/error-codes/resource-missing',
+      },
+    });
+    const wrongKey = await fetch(`${stripe.url}/v1/checkout/sessions/cs_test_doesNotExist1`, { headers: { authorization: 'Bearer sk_test_notTheRightKey0123456789' } });
+    expect(wrongKey.status).toBe(401);
+    const refused = (await wrongKey.json()) as { error: Record<string, unknown> };
+    expect(refused.error).toMatchObject({ type: 'invalid_request_error', message: expect.stringMatching(/^Invalid API Key provided: sk_test_\*+6789$/) });
+    expect(refused.error.code).toBeUndefined();
+  });
+
+  it('without STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: none, customers are told how to pay, nothing to test', async () => {
+    const app = await appWith();
+    expect(payments(await app.status())).toMatchObject({
+      adapter: 'none',
+      summary: expect.stringContaining('the invoice page tells customers how to pay instead'),
+      details: [],
+      variables: expect.arrayContaining(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL']),
+      testable: false,
+    });
+    const before = stripe.requests.length;
+    expect(await app.test('payments')).toMatchObject({ ok: false, message: expect.stringContaining('not configured') });
+    expect(stripe.requests.length).toBe(before);
+  });
+
+  it('with Stripe: the API host, the key\'s mode, the webhook URL and its events, never a secret; the test\'s 404 means the key was accepted', async () => {
+    const logs = captureLogs();
+    const app = await appWith({ ...stripe.env(), COMPANY_SITE_URL: 'https://www.example-hvac.com', LOG_LEVEL: 'trace' }, { logStream: logs.logStream });
+    const { body, ...status } = await app.status();
+    expect(payments(status)).toMatchObject({
+      adapter: 'stripe',
+      summary: 'Customers pay invoices by card on Stripe Checkout (test mode)',
+      testable: true,
+      variables: expect.arrayContaining(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL']),
+    });
+    const details = Object.fromEntries(payments(status)!.details.map((detail) => [detail.label, detail.value]));
+    expect(details).toMatchObject({
+      'API host': new URL(stripe.url).host,
+      'Secret key': 'set (never shown), test mode',
+      'Webhook URL': 'https://www.example-hvac.com/api/public/payments/stripe/webhook',
+      'Webhook signing secret': 'set (never shown)',
+    });
+    expect(details['Webhook events']!.split(', ')).toEqual(expect.arrayContaining(['checkout.session.completed', 'payment_intent.succeeded', 'charge.refunded']));
+    expect(body).not.toContain(stripe.secretKey);
+    expect(body).not.toContain(stripe.webhookSecret);
+
+    const before = stripe.requests.length;
+    const sessions = stripe.sessions.size;
+    const result = await app.test('payments');
+    expect(result).toMatchObject({ name: 'payments', ok: true, message: expect.stringContaining('the key was accepted (test mode)') });
+    expect(result.message).toContain('404 resource_missing');
+    // One authenticated read, of a session that does not exist: nothing created or changed at Stripe.
+    const sent = stripe.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ method: 'GET', url: expect.stringMatching(/^\/v1\/checkout\/sessions\/cs_test_\w+$/) });
+    expect(sent[0]!.headers.authorization).toBe(`Bearer ${stripe.secretKey}`);
+    expect(stripe.sessions.size).toBe(sessions);
+
+    expect(logs.text()).toContain('/api/admin/settings/integrations/payments/test');
+    expect(logs.text()).not.toContain(stripe.secretKey);
+    expect(logs.text()).not.toContain(stripe.webhookSecret);
+  });
+
+  it('a key Stripe refuses fails with Stripe\'s message (a live key shows live mode), never the key', async () => {
+    const wrongKey = `sk_live_${randomBytes(24).toString('hex')}`;
+    const logs = captureLogs();
+    const app = await appWith({ ...stripe.env(), STRIPE_SECRET_KEY: wrongKey, LOG_LEVEL: 'trace' }, { logStream: logs.logStream });
+    const { body, ...status } = await app.status();
+    expect(payments(status)).toMatchObject({ adapter: 'stripe', summary: expect.stringContaining('(live mode)') });
+    expect(body).not.toContain(wrongKey);
+
+    const result = await app.test('payments');
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(new RegExp(`^Stripe at ${new URL(stripe.url).host}: Stripe refused the secret key .*HTTP 401.*Invalid API Key provided: sk_live_\\*+${wrongKey.slice(-4)}$`));
+    expect(result.message).not.toContain('the key was accepted');
+    expect(result.message).not.toContain(wrongKey);
+    expect(logs.text()).not.toContain(wrongKey);
+    expect(logs.text()).not.toContain(stripe.webhookSecret);
+  });
+
+  it('only Stripe\'s own 404 counts: an outage or another server at STRIPE_API_URL is a failure', async () => {
+    const app = await appWith(stripe.env());
+    stripe.failNext(1, { status: 500, message: 'An unknown error occurred' });
+    expect(await app.test('payments')).toMatchObject({ ok: false, message: expect.stringMatching(/HTTP 500.*An unknown error occurred/) });
+
+    const elsewhere = await startFakeHttpServer(() => ({ status: 404, text: 'Not Found' }));
+    try {
+      const misdirected = await appWith({ ...stripe.env(), STRIPE_API_URL: elsewhere.url });
+      expect(await misdirected.test('payments')).toMatchObject({ ok: false, message: expect.stringContaining('HTTP 404') });
+      expect(elsewhere.requests).toHaveLength(1);
+    } finally {
+      await elsewhere.close();
     }
   });
 });

@@ -123,6 +123,18 @@ describe('checkout', () => {
     expect(await checkout(token)).toBe(sessionId);
     expect(await context.database.query('select 1 from payment_checkouts where invoice_id = $1', [id])).toHaveLength(1);
   });
+
+  it("voiding the invoice expires its open Checkout Session, so a page left open cannot take the money", async () => {
+    const { id, token } = await invoiceWithLink();
+    const sessionId = await checkout(token);
+    expect(fake.sessions.get(sessionId)!.status).toBe('open');
+    const voided = await context.app.inject({ method: 'POST', url: `/api/admin/invoices/${id}/void`, headers: { cookie: admin }, payload: { reason: 'Billed the wrong customer' } });
+    expect(voided.statusCode, voided.body).toBe(200);
+    await expect.poll(() => fake.sessions.get(sessionId)!.status).toBe('expired');
+    await expect
+      .poll(async () => (await context.database.query<{ status: string }>('select status from payment_checkouts where session_id = $1', [sessionId]))[0]?.status)
+      .toBe('expired');
+  });
 });
 
 describe('webhook', () => {

@@ -9,6 +9,7 @@ import { techMessages, type TechAction, type TechVisit } from '#shared/tech.ts';
 import { customers, equipment, technicians, workOrderTasks, workOrders } from '#server/db/schema/index.ts';
 import { createObjectStorage } from '#server/adapters/storage/index.ts';
 import { createCustomerService } from '#server/modules/customers/customer.service.ts';
+import { createInvoiceService } from '#server/modules/invoices/invoice.service.ts';
 import { createNotificationRepository } from '#server/modules/notifications/notification.repository.ts';
 import { createTechService } from '#server/modules/tech/tech.service.ts';
 import { multipartBody, png, webp } from '#tests/support/images.ts';
@@ -198,6 +199,7 @@ describe('visits', () => {
       customers: createCustomerService({ db: db(), storage, log: context.app.log }),
       notifications: createNotificationRepository(db()),
       onWorkOrderMessaging: () => undefined,
+      payments: createInvoiceService({ db: db(), timeZone: context.config.businessTimeZone, company: context.config.company }),
     });
     const user = { id: randomUUID(), email: 'mike.tech@example.com', name: 'Terry Tech', role: 'technician' as const, technicianId: technicianA };
     const busyDay = addDays(today, 9);

@@ -81,6 +81,7 @@ describe('a technician in the office', () => {
         { method: 'POST', url: '/api/tech/visits/:id/actions' },
         { method: 'POST', url: '/api/tech/visits/:id/actions/batch' },
         { method: 'POST', url: '/api/tech/visits/:id/photos' },
+        { method: 'POST', url: '/api/tech/visits/:id/payments' },
         { method: 'GET', url: '/api/tech/visits/:id/signature' },
         { method: 'GET', url: '/api/tech/photos/:photoId/:variant' },
         { method: 'PUT', url: '/api/tech/account/password' },

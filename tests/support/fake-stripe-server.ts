@@ -97,7 +97,7 @@ export function fakeStripeSign(secret: string, timestamp: number, body: string):
 function stripeError(status: number, error: { type: string; message: string; code?: string; param?: string }, headers: Record<string, string> = {}): Exclude<FakeAnswer, 'hang'> {
   return {
     status,
-    json: { error: { ...error, ...(error.code ? { doc_url: `${stripeDocs}#${error.code.replace(/_/g, '-')}` } : {}), request_log_url: null } },
+    json: { error: { ...error, ...(error.code ? { doc_url: `${stripeDocs}/${error.code.replace(/_/g, '-')}` } : {}), request_log_url: null } },
     headers: { 'request-id': stripeId('req'), ...headers },
   };
 }
@@ -502,6 +502,7 @@ ${body}
     const one = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path);
     if (one) {
       const session = sessions.get(decodeURIComponent(one[1]!));
+      // Stripe's answer to an id it does not have under this key (the param is the path's {session}).
       if (!session) return stripeError(404, { type: 'invalid_request_error', message: `No such checkout.session: '${one[1]}'`, code: 'resource_missing', param: 'session' });
       if (hangAfter) return 'hang';
       if (!one[2] && request.method === 'GET') return { status: 200, json: session, headers: { 'request-id': stripeId('req') } };

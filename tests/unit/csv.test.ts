@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvByteOrderMark, csvChunks, csvField, CsvParseError, csvRecord, keysetPages, neutraliseFormula, parseCsv, unneutraliseFormula } from '#server/lib/csv.ts';
+import { csvByteOrderMark, csvChunks, csvField, CsvNumberText, CsvParseError, csvRecord, keysetPages, neutraliseFormula, parseCsv, unneutraliseFormula } from '#server/lib/csv.ts';
 
 describe('csvField: RFC 4180 quoting', () => {
   it('leaves plain text, numbers and empty values as they are', () => {
@@ -53,6 +53,13 @@ describe('formula-injection neutralisation (OWASP CSV Injection)', () => {
     expect(csvField(' =1')).toBe(' =1');
     expect(csvField(-5)).toBe('-5');
     expect(neutraliseFormula('plain')).toBe('plain');
+  });
+
+  it('writes a number given as text (dollars with two decimals) as it is, and refuses anything but a plain decimal', () => {
+    expect(csvField(new CsvNumberText('-25.00'))).toBe('-25.00');
+    expect(csvField(new CsvNumberText('1.5'))).toBe('1.5');
+    expect(csvField('-25.00')).toBe("'-25.00");
+    for (const text of ['-2+3', '=1', '1,000.00', '1e5', '', ' 1', '-', '.5']) expect(() => new CsvNumberText(text), text).toThrow(RangeError);
   });
 });
 

@@ -47,6 +47,7 @@ function visitFixture(updatedAt: string): TechVisit {
     photos: [],
     history: [],
     completion: null,
+    invoices: [],
   };
 }
 

@@ -25,6 +25,8 @@ const adapterLabels: Record<string, string> = {
   'tile-server': 'Tile server',
   local: 'This server',
   'not-configured': 'Not configured',
+  stripe: 'Stripe',
+  none: 'Off',
 };
 
 function IntegrationCard({ integration }: { integration: IntegrationStatus }) {
@@ -41,7 +43,7 @@ function IntegrationCard({ integration }: { integration: IntegrationStatus }) {
         <h2 id={titleId} className="text-lg font-semibold text-slate-900">
           {label}
         </h2>
-        <Badge tone={integration.adapter === 'not-configured' ? 'warning' : 'primary'}>{adapterLabels[integration.adapter] ?? integration.adapter}</Badge>
+        <Badge tone={integration.adapter === 'not-configured' ? 'warning' : integration.adapter === 'none' ? 'neutral' : 'primary'}>{adapterLabels[integration.adapter] ?? integration.adapter}</Badge>
       </div>
       <p className="text-slate-800">{integration.summary}</p>
       {integration.details.length > 0 ? (
@@ -91,7 +93,7 @@ function IntegrationCard({ integration }: { integration: IntegrationStatus }) {
   );
 }
 
-/** Settings: integrations (issue 10): the active adapter for e-mail, chat, geocoding and maps, each with a test. */
+/** Settings: integrations (issue 10): the active adapter for e-mail, chat, geocoding, maps and online payments, each with a test. */
 export function IntegrationsPanel() {
   const integrations = useIntegrations();
   return (

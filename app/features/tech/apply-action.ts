@@ -1,5 +1,7 @@
-import type { TechVisit } from '#shared/tech.ts';
-import type { QueuedAction, QueuedPhoto } from './db.ts';
+import { paymentMethodLabels } from '#shared/invoice.ts';
+import { formatCents } from '#shared/money.ts';
+import type { TechInvoice, TechVisit } from '#shared/tech.ts';
+import type { QueuedAction, QueuedPayment, QueuedPhoto } from './db.ts';
 
 /** What the device shows on a visit: its server copy with the queued actions applied in order (optimistic). */
 export function applyAction(visit: TechVisit, queued: QueuedAction['action']): TechVisit {
@@ -48,7 +50,27 @@ export function applyAction(visit: TechVisit, queued: QueuedAction['action']): T
         },
       };
     }
+    case 'payment':
+      // The invoice's figures stay the office's until it is recorded: a waiting payment is shown apart (pendingPayments).
+      return visit;
   }
+}
+
+/** The visit's issued invoices (a copy the phone kept from before payments on site has none). */
+export function visitInvoices(visit: TechVisit): TechInvoice[] {
+  return (visit.invoices as TechInvoice[] | undefined) ?? [];
+}
+
+/** The payments taken on this visit that wait to be sent (refused ones are in the sync issues). */
+export function pendingPayments(queue: QueuedAction[], visitId: string): (QueuedPayment & { seq: number })[] {
+  return queue.flatMap((item) => (item.visitId === visitId && item.state === 'pending' && item.action.kind === 'payment' ? [{ ...item.action, seq: item.seq! }] : []));
+}
+
+/** "Cash payment of $120.00 on INV-000004", "Check #1043 payment of ...". */
+export function describePayment(payment: Pick<QueuedPayment, 'method' | 'amountCents' | 'reference' | 'invoiceId'>, visit?: TechVisit): string {
+  const number = (visit ? visitInvoices(visit) : []).find((invoice) => invoice.id === payment.invoiceId)?.invoiceNumber;
+  const method = payment.method === 'check' && payment.reference ? `Check #${payment.reference}` : paymentMethodLabels[payment.method];
+  return `${method} payment of ${formatCents(payment.amountCents)}${number ? ` on ${number}` : ''}`;
 }
 
 /** The visit as the technician sees it: the server's copy, then every queued action not refused. */
@@ -78,5 +100,7 @@ export function describeAction(queued: QueuedAction['action'], visit?: TechVisit
       return `Added a note: “${queued.text}”`;
     case 'complete':
       return `Completed the work: “${queued.summary}”`;
+    case 'payment':
+      return describePayment(queued, visit);
   }
 }

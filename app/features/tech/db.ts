@@ -1,5 +1,5 @@
 import { Dexie, type DexieOptions, type Table } from 'dexie';
-import type { TechAction, TechVisit } from '#shared/tech.ts';
+import type { TechAction, TechPayment, TechVisit } from '#shared/tech.ts';
 
 /**
  * The technician app's copy on the device (decision 022-b): the server's last answer per visit,
@@ -21,11 +21,20 @@ export type Owner = { technicianId: string; technicianName: string };
 
 export type QueueState = 'pending' | 'failed' | 'conflict';
 
+/** A step of the visit: sent in the visit's batches under the 409 version rule. */
+export type QueuedStep = TechAction & { idempotencyKey: string; baseUpdatedAt: string; takenAt: string };
+/**
+ * Money taken on site (decision 025-a): queued in the visit's order like a step, sent to its own
+ * route (`POST /api/tech/visits/:id/payments`, without `kind` and `baseUpdatedAt`). It is not a
+ * step of the visit: its base version is kept only so the queue's rebasing treats every item alike.
+ */
+export type QueuedPayment = TechPayment & { kind: 'payment'; idempotencyKey: string; baseUpdatedAt: string; takenAt: string };
+
 export type QueuedAction = {
   /** Auto-increment: the order the actions were taken in. */
   seq?: number;
   visitId: string;
-  action: TechAction & { idempotencyKey: string; baseUpdatedAt: string; takenAt: string };
+  action: QueuedStep | QueuedPayment;
   state: QueueState;
   /** Who took it (missing only on items queued before version 2, which the upgrade stamps). */
   owner?: Owner;

@@ -32,7 +32,18 @@ function officeValues(item: QueuedAction, current: TechVisit): [string, string][
 }
 
 /** Changes the server did not take: a conflict to choose on (both versions shown), or a refusal. */
-export function SyncIssues({ visit, queue, photos }: { visit: TechVisit; queue: QueuedAction[]; photos: QueuedPhoto[] }) {
+export function SyncIssues({
+  visit,
+  queue,
+  photos,
+  onCorrectPayment,
+}: {
+  visit: TechVisit;
+  queue: QueuedAction[];
+  photos: QueuedPhoto[];
+  /** A refused payment: open the payment form with what was typed, to correct and send again (decision 025-a). */
+  onCorrectPayment?: (seq: number) => void;
+}) {
   const [isBusy, setIsBusy] = useState(false);
   const issues = queue.filter((item) => item.visitId === visit.id && item.state !== 'pending');
   const failedPhotos = photos.filter((photo) => photo.visitId === visit.id && photo.state === 'failed');
@@ -89,6 +100,12 @@ export function SyncIssues({ visit, queue, photos }: { visit: TechVisit; queue: 
               <span className="font-semibold">Not accepted: </span>
               {describeAction(item.action, visit)}. {item.error}
             </p>
+            {item.action.kind === 'payment' && item.action.note ? <p className="text-sm text-slate-800">Note: {item.action.note}</p> : null}
+            {item.action.kind === 'payment' && onCorrectPayment ? (
+              <Button variant="accent" className="min-h-12 w-full" disabled={isBusy} onClick={() => onCorrectPayment(item.seq!)}>
+                Correct the payment
+              </Button>
+            ) : null}
             <div className="grid grid-cols-2 gap-2">
               <Button className="min-h-12" disabled={isBusy} onClick={() => void run(() => techSync.retryFailed(item.seq!))}>
                 Try again

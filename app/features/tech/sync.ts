@@ -4,15 +4,17 @@ import {
   techBatchMaxBytes,
   techMessages,
   techOfflineDays,
+  techPaymentResponseSchema,
   techPhotosResponseSchema,
   techSessionResponseSchema,
   techVisitsResponseSchema,
   type TechAction,
   type TechActionBatchResponse,
+  type TechPayment,
   type TechVisit,
 } from '#shared/tech.ts';
 import { ApiError, apiFetch } from '#client/lib/api.ts';
-import type { Owner, QueuedAction, QueuedPhoto, TechDatabase } from './db.ts';
+import type { Owner, QueuedAction, QueuedPayment, QueuedPhoto, TechDatabase } from './db.ts';
 
 /**
  * The offline queue and its sync loop (decision 022-b), plain TypeScript so tests drive it with
@@ -32,12 +34,18 @@ import type { Owner, QueuedAction, QueuedPhoto, TechDatabase } from './db.ts';
  *   action with the office's version (`current`) until the technician chooses; a 4xx marks it
  *   failed, shown and kept. Nothing is dropped without the technician's say.
  * - Photos go after the visit's other actions, each with its own idempotency key, until they arrive.
+ * - A payment taken on site (decision 025-a) waits in the visit's queue in the order it was taken
+ *   and goes alone to `POST .../payments` (never in a batch, never rebased: it is not a step of the
+ *   visit and cannot conflict); a refusal (above the balance, an invoice the office voided) keeps it
+ *   as failed with what was typed, for the technician to correct (`editPayment`), retry or discard.
  * - A shared phone (decision 022-d): each item keeps the technician who took it, and a sync sends
  *   only the items of the technician the server says is signed in (confirmed by a refresh in this
  *   page's life, forgotten on a 401); the others wait on the device for their owner to sign in.
  */
 
-export type ActionInput = DistributiveOmit<TechAction, 'idempotencyKey' | 'baseUpdatedAt' | 'takenAt'>;
+export type ActionInput = DistributiveOmit<TechAction | PaymentInput, 'idempotencyKey' | 'baseUpdatedAt' | 'takenAt'>;
+/** A payment taken on site (decision 025-a): queued with the visit's actions, sent to its own route. */
+export type PaymentInput = Omit<TechPayment, 'idempotencyKey' | 'takenAt'> & { kind: 'payment' };
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export type SyncOutcome = { sent: number; stoppedBy?: 'network' | 'unauthenticated' };
@@ -239,6 +247,22 @@ export function createTechSync(options: TechSyncOptions) {
   }
 
   /**
+   * A payment or photo whose send failed: one more attempt counted; false when the loop must stop
+   * (no network: retried later; the session ended), else kept as failed with the server's words.
+   */
+  async function keepFailure(
+    error: unknown,
+    outcome: SyncOutcome,
+    attempts: number,
+    update: (changes: { attempts: number; state?: 'failed'; error?: string }) => Promise<unknown>,
+  ): Promise<boolean> {
+    if (isTransient(error)) await update({ attempts: attempts + 1 });
+    if (stopsTheLoop(error, outcome)) return false;
+    await update({ state: 'failed', error: (error as ApiError).message, attempts: attempts + 1 });
+    return true;
+  }
+
+  /**
    * The next batch of a visit's pending actions, in order: at most `limit` (techBatchMaxActions)
    * and under the server's body limit, always at least one.
    */
@@ -304,10 +328,15 @@ export function createTechSync(options: TechSyncOptions) {
       const items = (await db.queue.where('visitId').equals(visitId).sortBy('seq')).filter((item) => isMine(item.owner, technicianId));
       // A conflict waits for the technician: what follows it is not sent around it.
       if (items.some((item) => item.state === 'conflict')) return true;
-      const batch = nextBatch(
-        items.filter((candidate) => candidate.state === 'pending'),
-        limit,
-      );
+      const pending = items.filter((candidate) => candidate.state === 'pending');
+      const head = pending[0];
+      if (head?.action.kind === 'payment') {
+        if (!(await sendPayment(visitId, head, outcome))) return false;
+        continue;
+      }
+      // The steps up to the next payment go in a batch; the payment follows on its own.
+      const nextPayment = pending.findIndex((candidate) => candidate.action.kind === 'payment');
+      const batch = nextBatch(nextPayment < 0 ? pending : pending.slice(0, nextPayment), limit);
       if (batch.length === 0) break;
       const first = batch[0]!;
       try {
@@ -332,6 +361,28 @@ export function createTechSync(options: TechSyncOptions) {
       }
     }
     return sendVisitPhotos(visitId, technicianId, outcome);
+  }
+
+  /**
+   * One payment to its route (decision 025-a): the answer (recorded, or recorded before: a replay)
+   * takes it off the queue and becomes the visit's server copy (its invoices' balances moved).
+   * False when the loop must stop (network, session); a refusal keeps it as failed.
+   */
+  async function sendPayment(visitId: string, item: QueuedAction, outcome: SyncOutcome): Promise<boolean> {
+    // The route's body is the payment as taken: not its kind, nor the base version a payment does not use.
+    const { kind: _kind, baseUpdatedAt: _baseUpdatedAt, ...body } = item.action as QueuedPayment;
+    try {
+      const raw = await apiFetch<unknown>(`${baseUrl}/api/tech/visits/${encodeURIComponent(visitId)}/payments`, { method: 'POST', body, headers });
+      const answer = techPaymentResponseSchema.parse(raw);
+      await db.transaction('rw', db.visits, db.queue, async () => {
+        await db.queue.delete(item.seq!);
+        await replaceServerCopy(answer.visit);
+      });
+      outcome.sent += 1;
+      return true;
+    } catch (error) {
+      return keepFailure(error, outcome, item.attempts, (changes) => db.queue.update(item.seq!, changes));
+    }
   }
 
   async function sendVisitPhotos(visitId: string, technicianId: string, outcome: SyncOutcome): Promise<boolean> {
@@ -368,9 +419,7 @@ export function createTechSync(options: TechSyncOptions) {
         });
         outcome.sent += 1;
       } catch (error) {
-        if (isTransient(error)) await db.photos.update(photo.seq!, { attempts: photo.attempts + 1 });
-        if (stopsTheLoop(error, outcome)) return false;
-        await db.photos.update(photo.seq!, { state: 'failed', error: (error as ApiError).message, attempts: photo.attempts + 1 });
+        if (!(await keepFailure(error, outcome, photo.attempts, (changes) => db.photos.update(photo.seq!, changes)))) return false;
       }
     }
     return true;
@@ -477,6 +526,21 @@ export function createTechSync(options: TechSyncOptions) {
     else await db.photos.delete(seq);
   }
 
+  /**
+   * A refused payment corrected by the technician (decision 025-a): the new values, queued again
+   * under a new key (the refused one recorded nothing), in its place in the visit's order.
+   */
+  async function editPayment(seq: number, input: PaymentInput): Promise<void> {
+    await guardQuota(() =>
+      db.transaction('rw', db.queue, async () => {
+        const item = await db.queue.get(seq);
+        if (!item || item.state !== 'failed' || item.action.kind !== 'payment') return;
+        const action: QueuedPayment = { ...input, kind: 'payment', idempotencyKey: randomUUID(), baseUpdatedAt: item.action.baseUpdatedAt, takenAt: item.action.takenAt };
+        await db.queue.update(seq, { action, state: 'pending', error: undefined });
+      }),
+    );
+  }
+
   /** What waits to be sent for the signed-in technician (the device's last known one before a refresh). */
   async function waitingCount(): Promise<number> {
     const technicianId = (await currentOwner())?.technicianId;
@@ -490,7 +554,7 @@ export function createTechSync(options: TechSyncOptions) {
     signedIn = undefined;
   }
 
-  return { forgetSignedIn, enqueue, addPhoto, refresh, refusal: () => refusal, cacheThumbnails, syncNow, keepMine, useOffice, retryFailed, discardFailed, waitingCount };
+  return { forgetSignedIn, enqueue, addPhoto, refresh, refusal: () => refusal, cacheThumbnails, syncNow, keepMine, useOffice, retryFailed, discardFailed, editPayment, waitingCount };
 }
 
 export type TechSync = ReturnType<typeof createTechSync>;

@@ -7,8 +7,9 @@ import { Button, buttonClass } from '#client/components/ui/button.tsx';
 import { controlClass, FormField } from '#client/components/ui/form-field.tsx';
 import { InspectionReportFields } from '#client/components/inspection-report-fields.tsx';
 import { priorityLabel, priorityTone, serviceTypeLabel, workOrderStatusLabel } from '#client/lib/work-order-labels.ts';
-import { queuedPhotoUrl } from './apply-action.ts';
+import { describePayment, queuedPhotoUrl } from './apply-action.ts';
 import { CompletionForm } from './completion-form.tsx';
+import { PaymentSection, type PaymentFormState } from './payment-form.tsx';
 import type { QueuedPhoto } from './db.ts';
 import { businessDateOf, navigateUrl, shortDate, siteAddress, stepLabels, telUrl, timeOfDay, visitStep, visitWindow } from './format.ts';
 import { syncAndRefresh, techSync, useTechSnapshot, useTechStatus, useThumbnailUrl } from './runtime.ts';
@@ -37,6 +38,7 @@ export function VisitScreen({ visitId }: { visitId: string }) {
   const status = useTechStatus();
   const [notice, setNotice] = useState<Notice>();
   const [isCompleting, setIsCompleting] = useState(false);
+  const [paymentForm, setPaymentForm] = useState<PaymentFormState>();
 
   if (!snapshot || (!status.checked && !snapshot.visits.some((visit) => visit.id === visitId))) {
     return (
@@ -92,7 +94,7 @@ export function VisitScreen({ visitId }: { visitId: string }) {
         </p>
       </header>
       <div aria-live="polite">{notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}</div>
-      <SyncIssues visit={visit} queue={snapshot.queue} photos={snapshot.photos} />
+      <SyncIssues visit={visit} queue={snapshot.queue} photos={snapshot.photos} onCorrectPayment={(seq) => setPaymentForm({ mode: 'correct', seq })} />
 
       <Section title="Status">
         <p className="text-lg" data-testid="visit-step">
@@ -131,6 +133,29 @@ export function VisitScreen({ visitId }: { visitId: string }) {
           </div>
         ) : null}
         {visit.completion ? <CompletionSummary completion={visit.completion} /> : null}
+      </Section>
+
+      <Section title="Payment">
+        <PaymentSection
+          visit={visit}
+          queue={snapshot.queue}
+          form={paymentForm}
+          onOpen={() => setPaymentForm({ mode: 'new' })}
+          onClose={() => setPaymentForm(undefined)}
+          onRecord={(input) => act(input, `${describePayment(input, visit)} recorded. It shows as waiting until the office has it.`)}
+          onCorrect={async (seq, input) => {
+            setNotice(undefined);
+            try {
+              await techSync.editPayment(seq, input);
+              setNotice({ tone: 'success', text: `${describePayment(input, visit)} corrected; sending it again.` });
+              void syncAndRefresh();
+              return true;
+            } catch (error) {
+              setNotice({ tone: 'error', text: error instanceof StorageFullError ? techMessages.storageFull : 'Could not save.' });
+              return false;
+            }
+          }}
+        />
       </Section>
 
       <Section title="Customer and site">

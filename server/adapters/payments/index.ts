@@ -48,7 +48,7 @@ export {
 } from './payment-gateway.ts';
 export { createStripeGateway, checkoutSessionForm, stripeApiVersion, stripeMinimumAmountCents, stripeMaximumAmountCents, type StripeGatewayOptions } from './stripe-gateway.ts';
 export { stripeSignature, stripeSignatureHeader, stripeSignatureToleranceSeconds, verifyStripeSignature } from './stripe-signature.ts';
-export { interpretStripeEvent, type StripePaymentFact } from './stripe-events.ts';
+export { interpretStripeEvent, stripeWebhookEvents, type StripePaymentFact } from './stripe-events.ts';
 
 /** `config.payments` (server/config.ts). */
 export type PaymentGatewayConfig = {

@@ -37,6 +37,20 @@ export type StripePaymentFact =
     }
   | { kind: 'ignored'; eventType: string };
 
+/**
+ * The events the webhook endpoint is to be subscribed to in Stripe's dashboard (README, decision
+ * 024-e): the ones that record a payment or a refund or close a Checkout Session, and
+ * `checkout.session.async_payment_failed`, kept as an outcome. Settings → Integrations shows them.
+ */
+export const stripeWebhookEvents = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+  'payment_intent.succeeded',
+  'charge.refunded',
+] as const;
+
 const metadata = z.record(z.string(), z.string()).nullish();
 const idOrObject = z.union([z.string(), z.object({ id: z.string() }).loose()]).nullish();
 const idOf = (value: z.infer<typeof idOrObject>) => (typeof value === 'string' ? value : (value?.id ?? null));

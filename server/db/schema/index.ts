@@ -1172,6 +1172,7 @@ export const quoteLines = pgTable(
     uniqueIndex('quote_lines_position_key').on(table.optionId, table.position),
     check('quote_lines_kind_check', oneOf(sql`${table.kind}`, priceBookItemKinds)),
     check('quote_lines_quantity_check', sql`${table.quantityMilli} > 0`),
+    index('quote_lines_price_book_item_idx').on(table.priceBookItemId).where(sql`${table.priceBookItemId} is not null`),
   ],
 );
 
@@ -1260,6 +1261,8 @@ export const invoiceLines = pgTable(
     uniqueIndex('invoice_lines_position_key').on(table.invoiceId, table.position),
     check('invoice_lines_kind_check', oneOf(sql`${table.kind}`, priceBookItemKinds)),
     check('invoice_lines_quantity_check', sql`${table.quantityMilli} > 0`),
+    // The price book's "in use" check and its foreign key's check on delete read these.
+    index('invoice_lines_price_book_item_idx').on(table.priceBookItemId).where(sql`${table.priceBookItemId} is not null`),
   ],
 );
 

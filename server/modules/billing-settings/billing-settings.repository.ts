@@ -1,4 +1,4 @@
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { DbExecutor } from '#server/db/client.ts';
 import { billingSettings, taxRates } from '#server/db/schema/index.ts';
 
@@ -12,6 +12,15 @@ export function createBillingSettingsRepository(db: DbExecutor) {
     /** The one row, or undefined while the defaults are in force (no row is made by the migration). */
     async read(): Promise<BillingSettingsRow | undefined> {
       return (await db.select().from(billingSettings).where(eq(billingSettings.id, 1)))[0];
+    },
+
+    /** The default tax rate's ppm, or 0 when there is no active default. */
+    async defaultTaxRatePpm(): Promise<number> {
+      const [rate] = await db
+        .select({ ratePpm: taxRates.ratePpm })
+        .from(taxRates)
+        .where(and(eq(taxRates.isDefault, true), eq(taxRates.active, true)));
+      return rate?.ratePpm ?? 0;
     },
 
     async lock(): Promise<BillingSettingsRow | undefined> {

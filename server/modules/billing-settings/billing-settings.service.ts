@@ -39,6 +39,11 @@ export async function readBillingSettings(db: Database): Promise<BillingSettings
   return toSettings(await createBillingSettingsRepository(db).read()).settings;
 }
 
+/** The default tax rate (ppm) new taxable lines get, or 0 when none is set (quotes and invoices). */
+export function readDefaultTaxRatePpm(db: Database): Promise<number> {
+  return createBillingSettingsRepository(db).defaultTaxRatePpm();
+}
+
 /**
  * Settings -> Billing (decision 024-f): terms, validity, footer, reminders, and the tax rates. At
  * most one default rate (a partial unique index); the default is active. Every change audited.

@@ -1,12 +1,15 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
+import type { ExportRange } from '#shared/exports.ts';
 import type { Database } from '#server/db/client.ts';
-import { keysetAfter as after, localMinute as local, type KeysetCursor } from '#server/db/keyset.ts';
+import { keysetAfter as after, keysetCondition, localMinute as local, type KeysetCursor } from '#server/db/keyset.ts';
 
 /**
- * The CSV exports' reads: one page at a time in keyset order. Customers and work orders go in the
- * order they were created ((created_at, id), an index each, never changed by an edit, so an export
- * running while staff work neither skips nor repeats a row). Leads are read by the leads module's
- * repository (`exportPage`, passed in by app.ts): the unified leads query is its own.
+ * The CSV exports' reads: one page at a time in keyset order. Customers, work orders and invoices
+ * go in the order they were created ((created_at, id), an index each, never changed by an edit, so
+ * an export running while staff work neither skips nor repeats a row); payments by the date
+ * received ((received_on, id), payments_received_on_idx; never updated). Leads are read by the
+ * leads module's repository (`exportPage`, passed in by app.ts): the unified leads query is its own.
+ * Money is read as text (bigint cents: exact whatever the driver) and written as dollars by the service.
  */
 export type CustomerExportRow = KeysetCursor & {
   name: string;
@@ -76,6 +79,81 @@ export type WorkOrderExportRow = KeysetCursor & {
   completed: string | null;
 };
 
+export type InvoiceExportRow = KeysetCursor & {
+  number: string | null;
+  kind: string;
+  status: string;
+  customer: string;
+  customerId: string;
+  issuedOn: string | null;
+  dueOn: string | null;
+  subtotalCents: string;
+  discountCents: string;
+  taxCents: string;
+  totalCents: string;
+  paidCents: string;
+  balanceCents: string;
+  workOrderNumber: string | null;
+  creditsInvoice: string | null;
+  replacesInvoice: string | null;
+  voidReason: string | null;
+  created: string;
+};
+
+export type PaymentExportRow = KeysetCursor & {
+  receivedOn: string;
+  invoiceNumber: string | null;
+  customer: string;
+  kind: string;
+  method: string;
+  reference: string;
+  amountCents: string;
+  creditNoteNumber: string | null;
+  note: string;
+  recordedBy: string;
+  recorded: string;
+  refundOfPaymentId: string | null;
+};
+
+/** An invoice line as the QuickBooks file needs it (amounts in cents, quantity in thousandths). */
+export type QuickBooksLine = {
+  name: string;
+  description: string;
+  quantityMilli: number;
+  unitPriceCents: number;
+  discountBps: number;
+  discountCents: number;
+  taxable: boolean;
+  taxRatePpm: number;
+  amountCents: number;
+};
+
+export type QuickBooksInvoiceRow = KeysetCursor & {
+  number: string;
+  customer: string;
+  issuedOn: string;
+  dueOn: string;
+  notes: string;
+  workOrderNumber: string | null;
+  /** The day the work order was completed (company time), else its service date. */
+  serviceDate: string | null;
+  subtotalCents: string;
+  lines: QuickBooksLine[];
+};
+
+/** The inclusive date range on a date column, or nothing. */
+function inRange(column: SQL, range: ExportRange): (SQL | undefined)[] {
+  return [range.from ? sql`${column} >= ${range.from}::date` : undefined, range.to ? sql`${column} <= ${range.to}::date` : undefined];
+}
+
+function whereAll(conditions: (SQL | undefined)[]): SQL {
+  const condition = and(...conditions);
+  return condition ? sql`where ${condition}` : sql``;
+}
+
+/** Issued invoices: not drafts, not void. */
+const issuedInvoice = sql`i.kind = 'invoice' and i.status in ('sent', 'partially_paid', 'paid')`;
+
 async function rowsOf<Row extends Record<string, unknown>>(db: Database, query: SQL): Promise<Row[]> {
   return (await db.execute<Row>(query)).rows;
 }
@@ -122,6 +200,65 @@ export function createExportRepository(db: Database, timeZone: string) {
               left join technicians t on t.id = wo.technician_id
               ${after(sql`wo.created_at`, sql`wo.id`, cursor, '>')}
              order by wo.created_at, wo.id
+             limit ${limit}`,
+      );
+    },
+
+    /** Invoices and credit notes; with a range, those issued in it (drafts have no issue date). */
+    invoicesPage(range: ExportRange, cursor: KeysetCursor | undefined, limit: number): Promise<InvoiceExportRow[]> {
+      return rowsOf(
+        db,
+        sql`select i.id, i.created_at::text as cursor, i.invoice_number as number, i.kind, i.status, i.billing_name as customer,
+                   i.customer_id as "customerId", i.issued_on::text as "issuedOn", i.due_on::text as "dueOn",
+                   i.subtotal_cents::text as "subtotalCents", i.discount_cents::text as "discountCents", i.tax_cents::text as "taxCents",
+                   i.total_cents::text as "totalCents", i.paid_cents::text as "paidCents", i.balance_cents::text as "balanceCents",
+                   wo.work_order_number as "workOrderNumber", credited.invoice_number as "creditsInvoice",
+                   replaced.invoice_number as "replacesInvoice", i.void_reason as "voidReason",
+                   ${local(sql`i.created_at`, timeZone)} as created
+              from invoices i
+              left join work_orders wo on wo.id = i.work_order_id
+              left join invoices credited on credited.id = i.credited_invoice_id
+              left join invoices replaced on replaced.id = i.replaces_invoice_id
+              ${whereAll([keysetCondition(sql`i.created_at`, sql`i.id`, cursor, '>'), ...inRange(sql`i.issued_on`, range)])}
+             order by i.created_at, i.id
+             limit ${limit}`,
+      );
+    },
+
+    /** Payments, refunds and credit notes applied, by the date received; with a range, those received in it. */
+    paymentsPage(range: ExportRange, cursor: KeysetCursor | undefined, limit: number): Promise<PaymentExportRow[]> {
+      return rowsOf(
+        db,
+        sql`select p.id, p.received_on::text as cursor, p.received_on::text as "receivedOn", i.invoice_number as "invoiceNumber",
+                   i.billing_name as customer, p.kind, p.method, p.reference, p.amount_cents::text as "amountCents",
+                   credit.invoice_number as "creditNoteNumber", p.note, p.recorded_by_name as "recordedBy",
+                   ${local(sql`p.created_at`, timeZone)} as recorded, p.refund_of_payment_id as "refundOfPaymentId"
+              from payments p
+              join invoices i on i.id = p.invoice_id
+              left join invoices credit on credit.id = p.credit_note_id
+              ${whereAll([keysetCondition(sql`p.received_on`, sql`p.id`, cursor, '>', 'date'), ...inRange(sql`p.received_on`, range)])}
+             order by p.received_on, p.id
+             limit ${limit}`,
+      );
+    },
+
+    /** Issued invoices (not drafts, voids or credit notes) with their lines in order; with a range, those issued in it. */
+    quickBooksInvoicesPage(range: ExportRange, cursor: KeysetCursor | undefined, limit: number): Promise<QuickBooksInvoiceRow[]> {
+      return rowsOf(
+        db,
+        sql`select i.id, i.created_at::text as cursor, i.invoice_number as number, i.billing_name as customer,
+                   i.issued_on::text as "issuedOn", i.due_on::text as "dueOn", i.notes, wo.work_order_number as "workOrderNumber",
+                   coalesce(to_char(wo.completed_at at time zone ${timeZone}, 'YYYY-MM-DD'), wo.service_date::text) as "serviceDate",
+                   i.subtotal_cents::text as "subtotalCents",
+                   coalesce((select json_agg(json_build_object('name', l.name, 'description', l.description, 'quantityMilli', l.quantity_milli,
+                                                               'unitPriceCents', l.unit_price_cents, 'discountBps', l.discount_bps,
+                                                               'discountCents', l.discount_cents, 'taxable', l.taxable,
+                                                               'taxRatePpm', l.tax_rate_ppm, 'amountCents', l.amount_cents) order by l.position)
+                               from invoice_lines l where l.invoice_id = i.id), '[]'::json) as lines
+              from invoices i
+              left join work_orders wo on wo.id = i.work_order_id
+              ${whereAll([issuedInvoice, keysetCondition(sql`i.created_at`, sql`i.id`, cursor, '>'), ...inRange(sql`i.issued_on`, range)])}
+             order by i.created_at, i.id
              limit ${limit}`,
       );
     },

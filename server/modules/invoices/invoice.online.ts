@@ -2,7 +2,7 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { todayIn } from '#shared/dates.ts';
 import type { InvoiceStatus } from '#shared/enums.ts';
-import { billingDocumentFromDetail, statusForPaid } from '#shared/invoice.ts';
+import { billingDocumentFromDetail } from '#shared/invoice.ts';
 import { invoiceLinkMessages, type InvoiceCheckoutResponse, type PublicInvoiceResponse } from '#shared/invoice-link.ts';
 import { customerDocumentPath } from '#shared/billing-document.ts';
 import { withTransaction, type Database, type DbExecutor } from '#server/db/client.ts';
@@ -122,7 +122,7 @@ export function createOnlineInvoices(options: {
       recordedById: null,
       recordedByName: actor.name,
     });
-    const updated = await movePaid(tx, invoice, amountCents);
+    const updated = await createInvoiceRepository(tx).movePaid(invoice, amountCents, now());
     await recordAudit(tx, {
       actor,
       entityType: 'invoice',
@@ -137,18 +137,6 @@ export function createOnlineInvoices(options: {
       },
     });
     return 'recorded';
-  }
-
-  /** paid_cents moves by delta; status by the balance (a void invoice stays void: the money is on record for the office to refund). */
-  async function movePaid(tx: DbExecutor, row: InvoiceRow, delta: number): Promise<InvoiceRow> {
-    const paidCents = row.paidCents + delta;
-    if (row.status === 'void' || row.status === 'draft') return createInvoiceRepository(tx).update(row.id, { paidCents });
-    const status = statusForPaid(row.totalCents, paidCents);
-    return createInvoiceRepository(tx).update(row.id, {
-      paidCents,
-      status,
-      paidAt: status === 'paid' ? (row.paidAt ?? now()) : null,
-    });
   }
 
   /** The charge's cumulative refunded total: only its increase over what is recorded becomes a refund row. */
@@ -185,7 +173,7 @@ export function createOnlineInvoices(options: {
       recordedById: null,
       recordedByName: actor.name,
     });
-    const updated = await movePaid(tx, invoice, -increase);
+    const updated = await createInvoiceRepository(tx).movePaid(invoice, -increase, now());
     await recordAudit(tx, {
       actor,
       entityType: 'invoice',
@@ -267,6 +255,31 @@ export function createOnlineInvoices(options: {
 
   return {
     isConfigured: gateway !== null,
+
+    /**
+     * A voided invoice's open Checkout Sessions are expired at Stripe, so the customer cannot pay
+     * it from a page left open (decision 024-e). Best effort: a failure is logged; money that still
+     * arrives is recorded on the void invoice for the office to refund.
+     */
+    async expireOpenCheckouts(invoiceId: string): Promise<void> {
+      if (!gateway) return;
+      const open = await db
+        .select()
+        .from(paymentCheckouts)
+        .where(and(eq(paymentCheckouts.invoiceId, invoiceId), eq(paymentCheckouts.status, 'open')));
+      for (const checkout of open) {
+        try {
+          const current = await gateway.retrieveCheckout(checkout.sessionId);
+          const session = current.status === 'open' ? await gateway.expireCheckout(checkout.sessionId) : current;
+          await db
+            .update(paymentCheckouts)
+            .set({ status: session.status === 'complete' ? 'complete' : 'expired' })
+            .where(eq(paymentCheckouts.sessionId, checkout.sessionId));
+        } catch (error) {
+          log.warn({ invoiceId, sessionId: checkout.sessionId, reason: error instanceof Error ? error.message : String(error) }, 'stripe: the checkout of a voided invoice could not be expired');
+        }
+      }
+    },
 
     /** What the customer's page shows for a link (`checkoutSessionId`: back from Stripe's success URL). */
     async view(token: string, checkoutSessionId?: string): Promise<PublicInvoiceResponse> {

@@ -1,18 +1,17 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { addDays } from '#shared/dates.ts';
-import type { InvoiceListQuery } from '#shared/invoice.ts';
+import { statusForPaid, type InvoiceListQuery } from '#shared/invoice.ts';
 import type { DbExecutor } from '#server/db/client.ts';
 import { cappedTotal, countCap } from '#server/db/count-cap.ts';
 import { nextDocumentNumber } from '#server/db/document-counters.ts';
+import { readBillingSettings, readDefaultTaxRatePpm } from '#server/modules/billing-settings/index.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
 import {
   auditLog,
-  billingSettings,
   customers,
   invoiceLines,
   invoices,
   payments,
-  taxRates,
   visitCompletions,
   workOrders,
 } from '#server/db/schema/index.ts';
@@ -23,9 +22,6 @@ export type InvoiceLineRow = typeof invoiceLines.$inferSelect;
 export type NewInvoiceLine = typeof invoiceLines.$inferInsert;
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
-
-/** Billing settings as the invoices read them: the row of Settings -> Billing, or its defaults when it has none. */
-export const defaultPaymentTermsDays = 30;
 
 const listColumns = {
   id: invoices.id,
@@ -69,6 +65,24 @@ export function createInvoiceRepository(db: DbExecutor) {
       )[0]!;
     },
 
+    /**
+     * Moves an invoice's paid figure by `delta` and its status by the balance, in the payment's
+     * transaction (decision 024-c: paid_cents is kept here, never recomputed apart). A void invoice
+     * stays void (money that arrives after a void is on record for the office to refund).
+     */
+    async movePaid(row: InvoiceRow, delta: number, at: Date): Promise<InvoiceRow> {
+      const paidCents = row.paidCents + delta;
+      const status = statusForPaid(row.totalCents, paidCents);
+      const values: Partial<NewInvoice> = row.status === 'void' || row.status === 'draft' ? { paidCents } : { paidCents, status, paidAt: status === 'paid' ? (row.paidAt ?? at) : null };
+      return (
+        await db
+          .update(invoices)
+          .set({ ...values, updatedAt: sql`now()` })
+          .where(eq(invoices.id, row.id))
+          .returning()
+      )[0]!;
+    },
+
     async lines(invoiceId: string): Promise<InvoiceLineRow[]> {
       return db.select().from(invoiceLines).where(eq(invoiceLines.invoiceId, invoiceId)).orderBy(asc(invoiceLines.position));
     },
@@ -104,17 +118,10 @@ export function createInvoiceRepository(db: DbExecutor) {
       return (await db.select({ number: invoices.invoiceNumber }).from(invoices).where(eq(invoices.id, id)))[0]?.number ?? null;
     },
 
+    /** Terms, footer and the default tax rate, from Settings -> Billing (the defaults while none were saved). */
     async settings() {
-      const [settings] = await db.select().from(billingSettings).where(eq(billingSettings.id, 1));
-      const [rate] = await db
-        .select({ ratePpm: taxRates.ratePpm })
-        .from(taxRates)
-        .where(and(eq(taxRates.isDefault, true), eq(taxRates.active, true)));
-      return {
-        paymentTermsDays: settings?.paymentTermsDays ?? defaultPaymentTermsDays,
-        invoiceFooter: settings?.invoiceFooter ?? '',
-        defaultTaxRatePpm: rate?.ratePpm ?? 0,
-      };
+      const [settings, defaultTaxRatePpm] = await Promise.all([readBillingSettings(db), readDefaultTaxRatePpm(db)]);
+      return { paymentTermsDays: settings.paymentTermsDays, invoiceFooter: settings.invoiceFooter, defaultTaxRatePpm };
     },
 
     async payments(invoiceId: string) {

@@ -7,7 +7,6 @@ import {
   documentNumber,
   invoiceMessages,
   isOverdue,
-  statusForPaid,
   taxLabel,
   type applyCreditSchema,
   type creditNoteCreateSchema,
@@ -111,6 +110,18 @@ function toLineValues(line: InvoiceLineRow): DocumentLineValues {
   };
 }
 
+/**
+ * What a caller other than the office adds to a payment's rules (the technician app, decision
+ * 025-a), all in the payment's transaction: `check` runs once the invoice is locked, before any
+ * other rule (and on a replay, before answering it), and throws to refuse; `recorded` runs after
+ * the payment and the invoice's new figures are stored; `audit` adds facts to the invoice's entry.
+ */
+export type PaymentScope = {
+  check?: (executor: DbExecutor, invoice: InvoiceRow) => Promise<void>;
+  recorded?: (tx: DbExecutor, payment: Payment, invoice: Invoice) => Promise<void>;
+  audit?: Record<string, [unknown, unknown]>;
+};
+
 export type InvoiceServiceOptions = {
   db: Database;
   timeZone: string;
@@ -121,6 +132,8 @@ export type InvoiceServiceOptions = {
     onIssued: (tx: DbExecutor, row: InvoiceRow, actor: AuditActor) => Promise<DocumentDelivery | undefined>;
     afterQueued: () => void;
   };
+  /** After a void commits (invoice.online.ts expires its open Stripe checkouts). */
+  onVoided?: (invoiceId: string) => void;
   /** The approved quote option's lines of a work order (the quotes module, decision 025-c). */
   approvedQuoteLines?: (tx: DbExecutor, workOrderId: string) => Promise<{ quoteId: string; quoteNumber: string | null; lines: DocumentLineValues[] } | undefined>;
 };
@@ -200,20 +213,6 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
     const row = await createInvoiceRepository(tx).lock(idFrom(id));
     if (!row) throw notFound();
     return row;
-  }
-
-  /**
-   * Moves an issued invoice's paid figure by `delta` and its status by the balance, in the
-   * payment's transaction (decision 024-c: paid_cents is kept by the service, never recomputed apart).
-   */
-  async function movePaid(tx: DbExecutor, row: InvoiceRow, delta: number): Promise<InvoiceRow> {
-    const paidCents = row.paidCents + delta;
-    const status = statusForPaid(row.totalCents, paidCents);
-    return createInvoiceRepository(tx).update(row.id, {
-      paidCents,
-      status,
-      paidAt: status === 'paid' ? (row.paidAt ?? now()) : null,
-    });
   }
 
   /** Lines proposed from a completed work order: its service, then the materials the technician recorded (priced from the price book when a name matches). */
@@ -472,6 +471,8 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
         const voided = await createInvoiceRepository(tx).update(row.id, { status: 'void', voidedAt: now(), voidReason: reason });
         await audit(tx, actor, voided, 'voided', { status: [row.status, 'void'], voidReason: [null, reason] });
       });
+      // After the commit: the customer's open online checkouts of it are closed (best effort, logged).
+      options.onVoided?.(idFrom(id));
       return detailIn(db, id);
     },
 
@@ -535,8 +536,8 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
           recordedById: actor.id,
           recordedByName: actor.name,
         });
-        const updated = await movePaid(tx, invoice, amount);
-        await movePaid(tx, creditNote, amount);
+        const updated = await createInvoiceRepository(tx).movePaid(invoice, amount, now());
+        await createInvoiceRepository(tx).movePaid(creditNote, amount, now());
         await audit(tx, actor, updated, 'credit_applied', { creditNote: [null, creditNote.invoiceNumber], amountCents: [null, amount], paidCents: [invoice.paidCents, updated.paidCents], status: [invoice.status, updated.status] });
         await audit(tx, actor, creditNote, 'applied', { invoice: [null, invoice.invoiceNumber], amountCents: [null, amount] });
       });
@@ -547,15 +548,16 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
      * Records money received: never more than the balance (an overpayment is refused, nothing is
      * stored). A retry with the same idempotency key answers the first payment.
      */
-    async recordPayment(invoiceId: string, values: PaymentValues, actor: AuditActor): Promise<{ payment: Payment; invoice: Invoice }> {
+    async recordPayment(invoiceId: string, values: PaymentValues, actor: AuditActor, scope: PaymentScope = {}): Promise<{ payment: Payment; invoice: Invoice; applied: boolean }> {
       const id = idFrom(invoiceId);
       if (values.idempotencyKey) {
         const previous = await repository.paymentByIdempotencyKey(values.idempotencyKey);
-        if (previous) return replay(previous, id);
+        if (previous) return replay(previous, id, scope);
       }
       try {
         return await withTransaction(db, async (tx) => {
           const invoice = await locked(tx, id);
+          await scope.check?.(tx, invoice);
           if (invoice.kind !== 'invoice' || invoice.status === 'draft' || invoice.status === 'void') throw conflict(invoiceMessages.notIssued);
           const balance = invoice.totalCents - invoice.paidCents;
           if (balance <= 0) throw conflict(invoiceMessages.zeroBalance);
@@ -572,20 +574,23 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
             recordedById: actor.id,
             recordedByName: actor.name,
           });
-          const updated = await movePaid(tx, invoice, values.amountCents);
+          const updated = await createInvoiceRepository(tx).movePaid(invoice, values.amountCents, now());
           await audit(tx, actor, updated, 'payment_recorded', {
             method: [null, values.method],
             amountCents: [null, values.amountCents],
             paidCents: [invoice.paidCents, updated.paidCents],
             status: [invoice.status, updated.status],
+            ...scope.audit,
           });
-          return { payment: toPayment(payment, 0, null), invoice: toInvoice(updated) };
+          const answer = { payment: toPayment(payment, 0, null), invoice: toInvoice(updated), applied: true };
+          await scope.recorded?.(tx, answer.payment, answer.invoice);
+          return answer;
         });
       } catch (error) {
         // The same key sent twice at once: the unique index let one in; answer that one.
         if (values.idempotencyKey && isUniqueViolation(error)) {
           const previous = await repository.paymentByIdempotencyKey(values.idempotencyKey);
-          if (previous) return replay(previous, id);
+          if (previous) return replay(previous, id, scope);
         }
         throw error;
       }
@@ -613,7 +618,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
           recordedById: actor.id,
           recordedByName: actor.name,
         });
-        const updated = await movePaid(tx, invoice, -values.amountCents);
+        const updated = await createInvoiceRepository(tx).movePaid(invoice, -values.amountCents, now());
         await audit(tx, actor, updated, 'refund_recorded', {
           amountCents: [null, values.amountCents],
           paidCents: [invoice.paidCents, updated.paidCents],
@@ -624,11 +629,13 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
     },
   };
 
-  async function replay(previous: PaymentRow, invoiceId: string) {
+  /** The first payment of an idempotency key, answered again (`applied: false`): nothing is recorded twice. */
+  async function replay(previous: PaymentRow, invoiceId: string, scope: PaymentScope) {
     if (previous.invoiceId !== invoiceId) throw conflict(invoiceMessages.idempotencyReused);
     const invoice = await repository.find(invoiceId);
     if (!invoice) throw notFound();
-    return { payment: toPayment(previous, await repository.refundedOf(previous.id), null), invoice: toInvoice(invoice) };
+    await scope.check?.(db, invoice);
+    return { payment: toPayment(previous, await repository.refundedOf(previous.id), null), invoice: toInvoice(invoice), applied: false };
   }
 }
 

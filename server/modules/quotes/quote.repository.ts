@@ -4,7 +4,8 @@ import type { DbExecutor } from '#server/db/client.ts';
 import { cappedTotal, countCap } from '#server/db/count-cap.ts';
 import { nextDocumentNumber } from '#server/db/document-counters.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
-import { aiLeads, auditLog, customers, estimateRequests, quoteLines, quoteOptions, quotes, taxRates, workOrders } from '#server/db/schema/index.ts';
+import { aiLeads, auditLog, customers, estimateRequests, quoteLines, quoteOptions, quotes, workOrders } from '#server/db/schema/index.ts';
+import { readDefaultTaxRatePpm } from '#server/modules/billing-settings/index.ts';
 
 export type QuoteRow = typeof quotes.$inferSelect;
 export type NewQuote = typeof quotes.$inferInsert;
@@ -92,13 +93,7 @@ export function createQuoteRepository(db: DbExecutor) {
       return (await db.select({ id: aiLeads.id, customerId: aiLeads.customerId }).from(aiLeads).where(eq(aiLeads.id, id)))[0];
     },
 
-    async defaultTaxRatePpm(): Promise<number> {
-      const [rate] = await db
-        .select({ ratePpm: taxRates.ratePpm })
-        .from(taxRates)
-        .where(and(eq(taxRates.isDefault, true), eq(taxRates.active, true)));
-      return rate?.ratePpm ?? 0;
-    },
+    defaultTaxRatePpm: (): Promise<number> => readDefaultTaxRatePpm(db),
 
     async history(quoteId: string) {
       return db

@@ -32,10 +32,11 @@ import { withTransaction, type Database, type DbExecutor } from '#server/db/clie
 import { AppError } from '#server/errors.ts';
 import { decodeSignature } from '#server/lib/signature-png.ts';
 import { recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
+import { readBillingSettings } from '#server/modules/billing-settings/index.ts';
 import type { DocumentLinkService } from '#server/modules/document-links/index.ts';
 import { queueDocumentMessages } from '#server/modules/messaging/index.ts';
 import type { NotificationRepository } from '#server/modules/notifications/index.ts';
-import { createWorkOrderRepository, newWorkOrder, recordWorkOrderChange } from '#server/modules/work-orders/index.ts';
+import { newWorkOrder, recordWorkOrderChange, type WorkOrderRepository } from '#server/modules/work-orders/index.ts';
 import { createQuoteRepository, type NewQuoteOption, type QuoteLineRow, type QuoteOptionRow, type QuoteRow } from './quote.repository.ts';
 
 type CreateValues = z.output<typeof quoteCreateSchema>;
@@ -105,7 +106,7 @@ function toOption(option: QuoteOptionRow & { lines: QuoteLineRow[] }): QuoteOpti
 }
 
 /** Options as stored: each line's amount and each option's totals by shared/money.ts's rule. */
-function optionRows(options: UpdateValues['options']): NewQuoteOption[] {
+function optionRows(options: UpdateValues['options']): (NewQuoteOption & { totalCents: number })[] {
   return options.map((option, index) => {
     const totals = documentTotals(option.lines);
     return {
@@ -133,8 +134,8 @@ export type QuoteServiceOptions = {
   storage: ObjectStorage;
   documentLinks: DocumentLinkService;
   notifications: NotificationRepository;
-  /** Validity of a sent quote without its own date; read from Settings -> Billing. */
-  readValidityDays: () => Promise<number>;
+  /** The work orders' repository on an executor (app.ts passes it in, decision 019-l): approval makes one. */
+  workOrderRepository: (executor: DbExecutor) => WorkOrderRepository;
   /** After a send's transaction commits: the messaging runner sends at once. */
   onQueued?: () => void;
   now?: () => Date;
@@ -209,7 +210,7 @@ export function createQuoteService(options: QuoteServiceOptions) {
       repo.customer(row.customerId),
       repo.workOrderNumbers([row.workOrderId, row.resultingWorkOrderId]),
       repo.defaultTaxRatePpm(),
-      options.readValidityDays(),
+      readBillingSettings(executor).then((settings) => settings.quoteValidityDays),
     ]);
     return {
       quote: toQuote(row, { customerName: customer?.name ?? '', workOrderNumbers }),
@@ -244,7 +245,7 @@ export function createQuoteService(options: QuoteServiceOptions) {
       const empty = stored.find((option) => option.lines.length === 0);
       if (empty) throw conflict(quoteMessages.optionEmpty(empty.name));
       const quoteNumber = row.quoteNumber ?? quoteNumberText(await repo.nextNumber());
-      const validUntil = row.validUntil && row.validUntil >= today() ? row.validUntil : addDays(today(), await options.readValidityDays());
+      const validUntil = row.validUntil && row.validUntil >= today() ? row.validUntil : addDays(today(), (await readBillingSettings(tx)).quoteValidityDays);
       sent = await repo.update(row.id, { quoteNumber, validUntil, status: 'sent', sentAt: now(), declinedAt: null, declineReason: null });
       await audit(tx, actor, sent, row.quoteNumber ? 'resent_after_revision' : 'sent', {
         ...(row.quoteNumber ? {} : { quoteNumber: [null, quoteNumber] }),
@@ -483,7 +484,7 @@ export function createQuoteService(options: QuoteServiceOptions) {
             await storage.put(storedSignature, signature, 'image/png');
           }
           // The work order: the linked one while it is still open, else a new one.
-          const workOrders = createWorkOrderRepository(tx);
+          const workOrders = options.workOrderRepository(tx);
           const linked = row.workOrderId ? await repo.workOrder(row.workOrderId) : undefined;
           let workOrderId: string;
           let workOrderNumber: string;

@@ -11,7 +11,9 @@ import {
 import type { ChatResponder } from '#server/adapters/chat/chat-responder.ts';
 import type { EmailSender } from '#server/adapters/email/email-sender.ts';
 import { createGeocoder } from '#server/adapters/geocoding/index.ts';
+import { createPaymentGateway, PaymentGatewayError, stripeApiVersion, stripeWebhookEvents } from '#server/adapters/payments/index.ts';
 import type { AppConfig } from '#server/config.ts';
+import { stripeWebhookPath } from '#server/modules/invoices/index.ts';
 
 /** How long the map tile test waits for the tile server. */
 export const tileTestTimeoutMs = 5_000;
@@ -45,6 +47,11 @@ export function tileUrlFor(template: string, tile: { x: number; y: number; z: nu
     .replaceAll('{y}', String(tile.y));
 }
 
+/** A Stripe key's mode from its prefix (sk_live_, rk_test_, ...): not a secret, Stripe's dashboard shows it beside every key. */
+export function stripeKeyMode(secretKey: string): 'live' | 'test' {
+  return /^[a-z]{2}_live_/.test(secretKey) ? 'live' : 'test';
+}
+
 /** An error's own words, with its cause's (fetch's 'fetch failed' says nothing without it). */
 export function errorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
@@ -66,7 +73,7 @@ export type IntegrationsOptions = {
 /**
  * What the settings screen shows of the outside services and the tests behind its buttons. Each
  * test goes through the same adapter the product uses, synchronously, and reports what really
- * happened; secrets (SMTP password, API keys) are removed from any text before it is returned.
+ * happened; secrets (SMTP password, API keys, Stripe's keys) are removed from any text before it is returned.
  */
 export function createIntegrationsService(options: IntegrationsOptions) {
   const { config, emailSender, chatResponder, mapTileUrl } = options;
@@ -75,6 +82,8 @@ export function createIntegrationsService(options: IntegrationsOptions) {
     config.email.smtpUrl ? config.email.smtpUrl : '',
     config.chat.model?.key ?? '',
     config.geocoding.google.apiKey ?? '',
+    config.payments.stripe?.secretKey ?? '',
+    config.payments.stripe?.webhookSecret ?? '',
   ].filter((secret) => secret.length >= 3);
   const scrub = (text: string) => secrets.reduce((result, secret) => result.split(secret).join('***'), text);
 
@@ -211,6 +220,39 @@ export function createIntegrationsService(options: IntegrationsOptions) {
     };
   }
 
+  function paymentsStatus(): IntegrationStatus {
+    const stripe = config.payments.stripe;
+    const variables = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL', 'STRIPE_TIMEOUT_MS', 'COMPANY_SITE_URL'];
+    if (!stripe) {
+      return {
+        name: 'payments',
+        adapter: 'none',
+        summary: 'No online payment: the invoice page tells customers how to pay instead (by phone, by check or through the technician)',
+        details: [],
+        variables,
+        testable: false,
+      };
+    }
+    const mode = stripeKeyMode(stripe.secretKey);
+    return {
+      name: 'payments',
+      adapter: 'stripe',
+      summary: `Customers pay invoices by card on Stripe Checkout (${mode} mode)`,
+      details: [
+        { label: 'API host', value: hostOf(stripe.apiUrl) },
+        { label: 'Secret key', value: `set (never shown), ${mode} mode` },
+        // What to register in Stripe's dashboard (Developers → Webhooks): the endpoint, its events, its version (decision 024-e).
+        { label: 'Webhook URL', value: `${config.company.siteUrl}${stripeWebhookPath}` },
+        { label: 'Webhook events', value: stripeWebhookEvents.join(', ') },
+        { label: 'API version', value: `${stripeApiVersion} (create the webhook endpoint at this version)` },
+        { label: 'Webhook signing secret', value: 'set (never shown)' },
+        { label: 'Time limit', value: `${config.payments.timeoutMs / 1000} s` },
+      ],
+      variables,
+      testable: true,
+    };
+  }
+
   async function testEmail(recipient: string): Promise<{ ok: boolean; message: string }> {
     await emailSender.send({
       from: config.email.from,
@@ -281,9 +323,35 @@ export function createIntegrationsService(options: IntegrationsOptions) {
     return { ok: true, message: `The ${where} answered HTTP ${response.status} with ${type}.` };
   }
 
+  /**
+   * An authenticated call to Stripe that changes nothing: reading a Checkout Session that cannot
+   * exist. Stripe answers 404 resource_missing to a key it accepts, 401 to one it does not.
+   */
+  async function testPayments(): Promise<{ ok: boolean; message: string }> {
+    const stripe = config.payments.stripe;
+    const gateway = createPaymentGateway(config.payments);
+    if (!stripe || !gateway) return { ok: false, message: 'Online payment is not configured (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET): there is nothing to test.' };
+    const mode = stripeKeyMode(stripe.secretKey);
+    const where = `Stripe at ${hostOf(stripe.apiUrl)}`;
+    const accepted = `${where}: the key was accepted (${mode} mode).`;
+    try {
+      await gateway.retrieveCheckout(`cs_${mode}_settingsTest${randomUUID().replaceAll('-', '')}`);
+      return { ok: true, message: accepted };
+    } catch (error) {
+      if (error instanceof PaymentGatewayError && error.details.kind === 'not_found') {
+        if (error.details.stripeCode === 'resource_missing') {
+          return { ok: true, message: `${accepted} Asked for a Checkout Session that does not exist, Stripe answered 404 resource_missing: nothing was created or changed.` };
+        }
+        // A 404 without Stripe's error: something else answers at STRIPE_API_URL.
+        return { ok: false, message: `The server at ${hostOf(stripe.apiUrl)} answered HTTP 404 without Stripe's resource_missing error: is STRIPE_API_URL Stripe's API? (${errorText(error)})` };
+      }
+      return { ok: false, message: `${where}: ${errorText(error)}` };
+    }
+  }
+
   return {
     status(): IntegrationsResponse {
-      return { integrations: [emailStatus(), chatStatus(), geocodingStatus(), mapsStatus()] };
+      return { integrations: [emailStatus(), chatStatus(), geocodingStatus(), mapsStatus(), paymentsStatus()] };
     },
 
     /** Runs one test; a failure is an answer (ok: false with the real error text), not an HTTP error. */
@@ -303,6 +371,9 @@ export function createIntegrationsService(options: IntegrationsOptions) {
             break;
           case 'maps':
             result = await testMaps();
+            break;
+          case 'payments':
+            result = await testPayments();
             break;
         }
       } catch (error) {

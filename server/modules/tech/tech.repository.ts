@@ -5,6 +5,7 @@ import {
   customers,
   equipment,
   inspectionReports,
+  invoices,
   staffUsers,
   techActions,
   technicians,
@@ -19,6 +20,7 @@ import { equipmentColumns } from '#server/modules/customers/index.ts';
 export type VisitRow = Awaited<ReturnType<ReturnType<typeof createTechRepository>['visitRows']>>[number];
 export type CompletionRow = typeof visitCompletions.$inferSelect;
 export type NoteRow = typeof workOrderNotes.$inferSelect;
+export type InvoiceSummaryRow = Awaited<ReturnType<ReturnType<typeof createTechRepository>['invoicesOf']>>[number];
 export type PhotoRow = Pick<typeof customerPhotos.$inferSelect, 'id' | 'customerId' | 'objectKey' | 'contentType' | 'workOrderId' | 'createdAt'>;
 
 /** The newest photos of a customer a visit carries (the device keeps their thumbnails offline). */
@@ -87,6 +89,15 @@ export function createTechRepository(db: DbExecutor) {
           asc(workOrders.createdAt),
           asc(workOrders.id),
         );
+    },
+
+    /** The work order if it is assigned to the technician (read in the caller's transaction, not locked). */
+    async assignedWorkOrder(technicianId: string, id: string) {
+      const rows = await db
+        .select({ id: workOrders.id, workOrderNumber: workOrders.workOrderNumber })
+        .from(workOrders)
+        .where(and(eq(workOrders.id, id), eq(workOrders.technicianId, technicianId)));
+      return rows[0];
     },
 
     /** The work order if it is assigned to the technician, locked until the transaction ends. */
@@ -205,6 +216,29 @@ export function createTechRepository(db: DbExecutor) {
         status: row.status,
         summary: row.summary,
       }));
+    },
+
+    /**
+     * The work orders' issued invoices (sent, partially paid, paid; not drafts, void ones or credit
+     * notes), oldest first: what the technician may collect on site (decision 025-a).
+     * Through invoices_work_order_id_idx.
+     */
+    async invoicesOf(workOrderIds: string[]) {
+      if (workOrderIds.length === 0) return [];
+      return db
+        .select({
+          id: invoices.id,
+          workOrderId: invoices.workOrderId,
+          invoiceNumber: invoices.invoiceNumber,
+          status: invoices.status,
+          totalCents: invoices.totalCents,
+          paidCents: invoices.paidCents,
+          dueOn: invoices.dueOn,
+          issuedOn: invoices.issuedOn,
+        })
+        .from(invoices)
+        .where(and(inArray(invoices.workOrderId, workOrderIds), eq(invoices.kind, 'invoice'), inArray(invoices.status, ['sent', 'partially_paid', 'paid'])))
+        .orderBy(asc(invoices.issuedOn), asc(invoices.invoiceNumber));
     },
 
     /** Whether this idempotency key was applied already (to any visit). */

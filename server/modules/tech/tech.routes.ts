@@ -8,6 +8,8 @@ import {
   techActionResponseSchema,
   techBatchMaxBytes,
   techActionSchema,
+  techPaymentResponseSchema,
+  techPaymentSchema,
   techPhotoHeadersSchema,
   techPhotoParamsSchema,
   techPhotosResponseSchema,
@@ -74,6 +76,16 @@ export async function techRoutes(app: FastifyInstance, { tech }: Options): Promi
       schema: { params: techVisitParamsSchema, body: techActionBatchSchema, response: { 200: techActionBatchResponseSchema } },
     },
     async (request) => tech.actBatch(request.staffUser!, request.params.id, request.body.actions),
+  );
+
+  routes.post(
+    '/api/tech/visits/:id/payments',
+    // 201: recorded; 200: this key was recorded before (a replay of the phone's queue), the same payment.
+    { schema: { params: techVisitParamsSchema, body: techPaymentSchema, response: { 200: techPaymentResponseSchema, 201: techPaymentResponseSchema } } },
+    async (request, reply) => {
+      const { status, ...answer } = await tech.recordPayment(request.staffUser!, request.params.id, request.body);
+      return reply.status(status).send(answer);
+    },
   );
 
   routes.get('/api/tech/visits/:id/signature', { schema: { params: techVisitParamsSchema, response: { 200: mediaResponse('image/png', 'The customer’s signature') } } }, async (request, reply) =>

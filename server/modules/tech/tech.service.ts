@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { StaffUser } from '#shared/auth.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
-import type { WorkOrderStatus } from '#shared/enums.ts';
+import type { InvoiceStatus, WorkOrderStatus } from '#shared/enums.ts';
 import {
   techFollowUpNotificationType,
   techMessages,
@@ -13,10 +13,13 @@ import {
   type TechActionResponse,
   type TechBatchResult,
   type TechBatchStop,
+  type TechInvoice,
+  type TechPaymentResponse,
   type TechPhoto,
   type TechVisit,
   type TechVisitsResponse,
   type techActionSchema,
+  type techPaymentSchema,
   type techVisitsQuerySchema,
 } from '#shared/tech.ts';
 import { workOrderPlace } from '#shared/work-order-place.ts';
@@ -29,10 +32,12 @@ import { thumbnailKeyOf, type CustomerService, type UploadedFile } from '#server
 import { canMarkEnRoute } from '#server/modules/messaging/index.ts';
 import type { NotificationRepository } from '#server/modules/notifications/index.ts';
 import { isSameVersion, recordWorkOrderChange, statusesAllowedTo, type WorkOrderRow } from '#server/modules/work-orders/index.ts';
-import { createTechRepository, type PhotoRow, type TechRepository } from './tech.repository.ts';
+import type { InvoiceService } from '#server/modules/invoices/index.ts';
+import { createTechRepository, type InvoiceSummaryRow, type PhotoRow, type TechRepository } from './tech.repository.ts';
 
 type TechAction = z.output<typeof techActionSchema>;
 type VisitsQuery = z.output<typeof techVisitsQuerySchema>;
+type PaymentBody = z.output<typeof techPaymentSchema>;
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const visitNotFound = () => new AppError('NOT_FOUND', techMessages.visitNotFound);
@@ -66,6 +71,19 @@ function toTechPhoto(row: PhotoRow): TechPhoto {
   };
 }
 
+function toTechInvoice(row: Pick<InvoiceSummaryRow, 'id' | 'invoiceNumber' | 'status' | 'totalCents' | 'paidCents' | 'dueOn'>): TechInvoice {
+  return {
+    id: row.id,
+    // Issued invoices only (the query's filter): their number is set (invoices_number_when_issued_check).
+    invoiceNumber: row.invoiceNumber ?? '',
+    status: row.status as InvoiceStatus,
+    totalCents: row.totalCents,
+    paidCents: row.paidCents,
+    balanceCents: row.totalCents - row.paidCents,
+    dueOn: row.dueOn,
+  };
+}
+
 function isUniqueViolation(error: unknown): boolean {
   for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
     if ((current as { code?: string }).code === '23505') return true;
@@ -87,6 +105,8 @@ export type TechServiceOptions = {
   notifications: NotificationRepository;
   /** Told after a commit that marked a visit en route or completed (the messaging runner's kick: "on my way"). */
   onWorkOrderMessaging: () => void;
+  /** Payments on site follow the office's payment rule: the invoices module's (decision 025-a). */
+  payments: Pick<InvoiceService, 'recordPayment'>;
   now?: () => Date;
 };
 
@@ -96,7 +116,7 @@ export type TechServiceOptions = {
  * answer as a visit that does not exist.
  */
 export function createTechService(options: TechServiceOptions) {
-  const { db, timeZone, storage, customers, notifications, onWorkOrderMessaging } = options;
+  const { db, timeZone, storage, customers, notifications, onWorkOrderMessaging, payments } = options;
   const now = options.now ?? (() => new Date());
   const repository = createTechRepository(db);
 
@@ -124,10 +144,11 @@ export function createTechService(options: TechServiceOptions) {
       () => repo.notesOf(ids),
       () => repo.completionsOf(ids),
       () => repo.historyOf(ids),
+      () => repo.invoicesOf(ids),
     ] as const;
-    // On the pool the seven reads run together; a transaction's one connection takes them in turn.
+    // On the pool the eight reads run together; a transaction's one connection takes them in turn.
     const results = options.inTransaction ? await inTurn(reads) : await Promise.all(reads.map((read) => read()));
-    const [tasks, reports, equipmentRows, photos, notes, completions, history] = results as [
+    const [tasks, reports, equipmentRows, photos, notes, completions, history, invoiceRows] = results as [
       Awaited<ReturnType<TechRepository['tasksOf']>>,
       Awaited<ReturnType<TechRepository['latestInspectionsOf']>>,
       Awaited<ReturnType<TechRepository['equipmentOf']>>,
@@ -135,6 +156,7 @@ export function createTechService(options: TechServiceOptions) {
       Awaited<ReturnType<TechRepository['notesOf']>>,
       Awaited<ReturnType<TechRepository['completionsOf']>>,
       Awaited<ReturnType<TechRepository['historyOf']>>,
+      InvoiceSummaryRow[],
     ];
     const groupBy = <T, K>(items: T[], key: (item: T) => K) => {
       const map = new Map<K, T[]>();
@@ -148,6 +170,7 @@ export function createTechService(options: TechServiceOptions) {
     const notesBy = groupBy(notes, (note) => note.workOrderId);
     const completionBy = new Map(completions.map((completion) => [completion.workOrderId, completion]));
     const historyBy = groupBy(history, (item) => item.visitId);
+    const invoicesBy = groupBy(invoiceRows, (invoice) => invoice.workOrderId);
 
     return rows.map(({ workOrder, customer }): TechVisit => {
       const place = workOrderPlace(workOrder, customer);
@@ -211,6 +234,7 @@ export function createTechService(options: TechServiceOptions) {
               completedAt: completion.completedAt.toISOString(),
             }
           : null,
+        invoices: (invoicesBy.get(workOrder.id) ?? []).map(toTechInvoice),
       };
     });
   }
@@ -454,6 +478,75 @@ export function createTechService(options: TechServiceOptions) {
       }
       if (!current) current = await visitIn(db, technicianId, key).catch((error: unknown) => (error instanceof AppError && error.code === 'NOT_FOUND' ? undefined : Promise.reject(error)));
       return { results, stopped, visit: current ?? null };
+    },
+
+    /**
+     * Money taken on site (decision 025-a): a payment on an issued invoice of the visit's work order,
+     * by the invoices' rule (the invoice locked, never above the balance, one payment per key), in
+     * one transaction with the checks that the visit is this technician's and the invoice is the
+     * visit's (both 404 otherwise, the same answer as another technician's visit), and an entry in
+     * the work order's history. The invoice's entry names the technician. The payment's date is the
+     * day it was taken (company time zone), not the day it synced. The visit's version does not move.
+     */
+    async recordPayment(user: StaffUser, id: string, body: PaymentBody): Promise<TechPaymentResponse & { status: 200 | 201 }> {
+      const technicianId = technicianOf(user);
+      const key = visitKey(id);
+      const actor = actorOf(user);
+      const at = new Date(Math.min(Date.parse(body.takenAt), now().getTime()));
+      // Another technician's visit is refused before anything of the invoice is looked at (and again in the transaction).
+      if (!(await repository.assignedWorkOrder(technicianId, key))) throw visitNotFound();
+      let workOrderNumber = '';
+      const { payment, applied } = await payments.recordPayment(
+        body.invoiceId,
+        {
+          method: body.method,
+          amountCents: body.amountCents,
+          receivedOn: todayIn(timeZone, at),
+          reference: body.reference,
+          note: body.note,
+          idempotencyKey: body.idempotencyKey.toLowerCase(),
+        },
+        actor,
+        {
+          check: async (executor, invoice) => {
+            // The visit first: another technician's learns nothing of its invoices.
+            const workOrder = await createTechRepository(executor).assignedWorkOrder(technicianId, key);
+            if (!workOrder) throw visitNotFound();
+            if (invoice.workOrderId !== key) throw new AppError('NOT_FOUND', techMessages.invoiceNotOnVisit);
+            workOrderNumber = workOrder.workOrderNumber;
+          },
+          audit: { takenAt: [null, at.toISOString()], source: [null, 'technician app'] },
+          recorded: async (tx, recorded, invoice) => {
+            await recordAudit(tx, {
+              actor,
+              entityType: 'work_order',
+              entityId: key,
+              entityLabel: workOrderNumber,
+              action: 'payment_collected',
+              changes: {
+                invoice: [null, invoice.invoiceNumber],
+                method: [null, recorded.method],
+                amountCents: [null, recorded.amountCents],
+                ...(recorded.reference ? { reference: [null, recorded.reference] } : {}),
+                takenAt: [null, at.toISOString()],
+              },
+            });
+          },
+        },
+      );
+      return {
+        status: applied ? 201 : 200,
+        applied,
+        payment: {
+          id: payment.id,
+          invoiceId: body.invoiceId.toLowerCase(),
+          method: payment.method,
+          amountCents: payment.amountCents,
+          receivedOn: payment.receivedOn,
+          reference: payment.reference,
+        },
+        visit: await visitIn(db, technicianId, key),
+      };
     },
 
     /**

@@ -1,0 +1,2 @@
+CREATE INDEX "invoice_lines_price_book_item_idx" ON "invoice_lines" USING btree ("price_book_item_id") WHERE "invoice_lines"."price_book_item_id" is not null;--> statement-breakpoint
+CREATE INDEX "quote_lines_price_book_item_idx" ON "quote_lines" USING btree ("price_book_item_id") WHERE "quote_lines"."price_book_item_id" is not null;
