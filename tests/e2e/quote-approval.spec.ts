@@ -1,6 +1,5 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import type { Customer } from '#shared/customer.ts';
-import { addDays, todayIn } from '#shared/dates.ts';
 import type { DocumentLineInput } from '#shared/document-line.ts';
 import { formatCents } from '#shared/money.ts';
 import type { QuoteCreate, QuoteDetailResponse, QuoteSendResponse } from '#shared/quote.ts';
@@ -51,9 +50,7 @@ async function sentQuote(admin: APIRequestContext): Promise<SentQuote> {
   });
   expect(customerResponse.status(), await customerResponse.text()).toBe(201);
   const customer = ((await customerResponse.json()) as { customer: Customer }).customer;
-  // A valid-until date of its own (a blank one is the settings' validity from the send day).
-  const validUntil = addDays(todayIn('UTC'), 30);
-  const created = await admin.post('/api/admin/quotes', { data: { customerId: customer.id, title: `Upstairs AC not cooling ${id}`, validUntil, options: threeOptions() } satisfies QuoteCreate });
+  const created = await admin.post('/api/admin/quotes', { data: { customerId: customer.id, title: `Upstairs AC not cooling ${id}`, options: threeOptions() } satisfies QuoteCreate });
   expect(created.status(), await created.text()).toBe(201);
   const quoteId = ((await created.json()) as QuoteDetailResponse).quote.id;
   const sent = await admin.post(`/api/admin/quotes/${quoteId}/send`);
@@ -96,7 +93,8 @@ test('a quote e-mailed to a customer is opened on a phone, the middle option cho
   expect(response?.headers()['x-robots-tag']).toContain('noindex');
   await expect(page.getByRole('heading', { level: 1, name: new RegExp(`Quote ${detail.quote.quoteNumber}`) })).toBeVisible();
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
-  await expect(page.getByText(`Prepared for ${customerName}`)).toBeVisible();
+  // Sent without a date of its own: valid for the billing settings' days from today.
+  await expect(page.getByText(`Prepared for ${customerName} · Valid until`)).toBeVisible();
 
   // Three options, good / better / best, each with its total; stacked on a phone.
   const radios = page.getByRole('radio');
