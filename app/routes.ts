@@ -22,6 +22,8 @@ export default [
   ]),
   // A customer's invoice from its link (issue 20, decision 024-h): no session, not prerendered.
   route('invoice/:token', 'routes/invoice.tsx', { id: 'customer-invoice' }),
+  // A customer's quote from its link (issue 20, decision 025-d): choose an option, approve or decline.
+  route('quote/:token', 'routes/quote.tsx', { id: 'customer-quote' }),
   // The technician app (issue 19): its own layout and offline store, outside the back office.
   route('tech', 'routes/tech/layout.tsx', [
     index('routes/tech/my-day.tsx'),

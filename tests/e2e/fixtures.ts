@@ -42,3 +42,14 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   expect(serious.map((violation) => `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
 }
+
+/** Draws a stroke with the mouse on a signature pad (a canvas with role img named `name`). */
+export async function drawSignature(page: Page, name: RegExp): Promise<void> {
+  const canvas = page.getByRole('img', { name });
+  await canvas.scrollIntoViewIfNeeded();
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
+  await page.mouse.down();
+  for (let step = 1; step <= 12; step += 1) await page.mouse.move(box.x + 30 + step * 20, box.y + box.height * (0.7 - 0.4 * Math.sin(step / 2)), { steps: 3 });
+  await page.mouse.up();
+}

@@ -1,7 +1,7 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { techMessages } from '#shared/tech.ts';
 import { png } from '#tests/support/images.ts';
-import { e2eAdmin, expectNoSeriousA11yViolations, signIn, signInToTechApp } from './fixtures.ts';
+import { drawSignature, e2eAdmin, expectNoSeriousA11yViolations, signIn, signInToTechApp } from './fixtures.ts';
 
 /**
  * The technician app (issue 19, decision 022-b) on a phone: a technician account and a job made
@@ -55,15 +55,6 @@ async function technicianWithJob(admin: APIRequestContext): Promise<Job> {
 /** No session: the sign-in page, then the technician's app. */
 const signInAsTechnician = (page: Page, email: string) => signInToTechApp(page, email, technicianPassword);
 
-async function drawSignature(page: Page) {
-  const canvas = page.getByRole('img', { name: /Customer signature/ });
-  await canvas.scrollIntoViewIfNeeded();
-  const box = (await canvas.boundingBox())!;
-  await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
-  await page.mouse.down();
-  for (let step = 1; step <= 12; step += 1) await page.mouse.move(box.x + 30 + step * 20, box.y + box.height * (0.7 - 0.4 * Math.sin(step / 2)), { steps: 3 });
-  await page.mouse.up();
-}
 
 const waiting = (page: Page) => page.getByTestId('waiting-to-sync');
 
@@ -116,7 +107,7 @@ test.describe('technician app', () => {
     await form.getByRole('button', { name: 'Add material' }).click();
     await form.getByLabel('Material 1').fill('Filter 16x25x1');
     await form.getByLabel('Quantity 1').fill('2');
-    await drawSignature(page);
+    await drawSignature(page, /Customer signature/);
     await form.getByLabel("Signed by (customer's name)").fill(job.customerName);
     await form.getByRole('button', { name: 'Complete the work' }).click();
     await expect(page.getByTestId('visit-step')).toContainText('Work complete');

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { invoiceLinkApiPath, type InvoiceCheckoutResponse, type PublicInvoiceResponse } from '#shared/invoice-link.ts';
 import { formatCents } from '#shared/money.ts';
+import { DocumentLinkProblem } from '#client/components/document-link-problem.tsx';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
 import { BillingDocumentView } from '#client/features/invoices/index.ts';
@@ -52,27 +53,7 @@ export function InvoicePage({ token, checkoutSessionId }: { token: string; check
     );
   }
   if (invoice.isError) {
-    const missing = invoice.error instanceof ApiError && invoice.error.status === 404;
-    return (
-      <div role="alert" className="mx-auto max-w-xl rounded-lg border border-red-200 bg-red-50 p-6 text-center text-red-800">
-        <h1 className="text-lg font-semibold">{missing ? 'Invoice link not valid' : 'The invoice could not be loaded'}</h1>
-        <p className="mt-2">{missing ? invoice.error.message : messageOf(invoice.error)}</p>
-        {company.phone ? (
-          <p className="mt-2">
-            Call us at{' '}
-            <a className="underline" href={`tel:${company.phone.replace(/[^\d+]/g, '')}`}>
-              {company.phone}
-            </a>
-            .
-          </p>
-        ) : null}
-        {missing ? null : (
-          <Button className="mt-4" onClick={() => void invoice.refetch()}>
-            Try again
-          </Button>
-        )}
-      </div>
-    );
+    return <DocumentLinkProblem documentName="Invoice" error={invoice.error} onRetry={() => void invoice.refetch()} />;
   }
 
   const { data } = invoice;

@@ -59,7 +59,8 @@ export function BillingDocumentView({ document }: { document: BillingDocument })
         ))}
       </section>
 
-      <div className="overflow-x-auto">
+      {/* On a phone the table may scroll sideways: a focusable region, so a keyboard can scroll it too. */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={`${kindTitle[document.kind]} lines`}>
         <table className="min-w-full text-sm">
           <caption className="sr-only">Lines</caption>
           <thead className="border-b border-slate-300 text-left text-slate-700">

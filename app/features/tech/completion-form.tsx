@@ -1,10 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { techActionSchema, type MaterialLine } from '#shared/tech.ts';
+import { SignatureField } from '#client/components/signature-field.tsx';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 import type { ActionInput } from './sync.ts';
-import { SignatureField } from './signature-field.tsx';
 
 type Line = { key: number; description: string; quantity: string };
 type Errors = Partial<Record<'summary' | 'materials' | 'signature' | 'followUp' | 'signerName', string>>;
@@ -110,7 +110,7 @@ export function CompletionForm({ onComplete, onCancel }: { onComplete: (input: A
           Add material
         </Button>
       </fieldset>
-      <SignatureField onChange={setSignature} error={errors.signature} />
+      <SignatureField label="Customer signature" hint="(sign with a finger in the box)" onChange={setSignature} error={errors.signature} />
       <FormField id={`${id}-signer`} label="Signed by (customer's name)" error={errors.signerName}>
         <input id={`${id}-signer`} value={signerName} onChange={(event) => setSignerName(event.target.value)} autoComplete="off" className={bigControl} />
       </FormField>
