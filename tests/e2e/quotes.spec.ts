@@ -159,6 +159,13 @@ test('a quote with three options from a customer: price book and typed lines, to
   const token = (path: string) => path.replace('/quote/', '');
   expect((await page.request.get(`/api/public/quotes/${token(firstLink)}`)).status()).toBe(200);
 
+  // Send again: another message with a new link; both links open the quote.
+  await page.getByRole('button', { name: 'Send again' }).click();
+  await expect(page.getByText('Sent again with a new link. Sent by e-mail.', { exact: false })).toBeVisible();
+  await expect.poll(() => quoteLinks(email).length, { timeout: 30_000 }).toBe(2);
+  const sentLinks = quoteLinks(email);
+  for (const link of sentLinks) expect((await page.request.get(`/api/public/quotes/${token(link)}`)).status()).toBe(200);
+
   // Revise: a warning that the links stop working, back to draft, and the link no longer opens.
   await page.getByRole('button', { name: 'Revise' }).click();
   const reviseDialog = page.getByRole('dialog', { name: 'Revise this quote?' });
@@ -167,7 +174,7 @@ test('a quote with three options from a customer: price book and typed lines, to
   await expect(page.getByText('Quote back to draft. The links sent earlier no longer open it.')).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: `Quote ${number}` })).toBeVisible();
   await expect(page.getByText('Draft', { exact: true })).toBeVisible();
-  expect((await page.request.get(`/api/public/quotes/${token(firstLink)}`)).status()).toBe(404);
+  for (const link of sentLinks) expect((await page.request.get(`/api/public/quotes/${token(link)}`)).status()).toBe(404);
 
   // A change, then sent again (saved first): it keeps its number, and a new link goes out.
   await optionGroup(page, 3).getByLabel('Option name').fill('Best value');
@@ -178,14 +185,14 @@ test('a quote with three options from a customer: price book and typed lines, to
   await page.getByRole('dialog', { name: 'Send this quote?' }).getByRole('button', { name: 'Send quote' }).click();
   await expect(page.getByText(`Quote ${number} sent.`, { exact: false })).toBeVisible();
   await expect(options.getByRole('heading', { name: 'Best value' })).toBeVisible();
-  await expect.poll(() => quoteLinks(email).length, { timeout: 30_000 }).toBeGreaterThan(1);
-  const secondLink = quoteLinks(email).find((link) => link !== firstLink)!;
+  await expect.poll(() => quoteLinks(email).length, { timeout: 30_000 }).toBe(3);
+  const newLink = quoteLinks(email).find((link) => !sentLinks.includes(link))!;
 
   // The customer approves "Better" through the link (their page is app/features/quote-link), with a drawn signature.
   const detail = (await (await page.request.get(`/api/admin/quotes/${quoteId}`)).json()) as QuoteDetailResponse;
   const betterOption = detail.options.find((option) => option.name === 'Better')!;
   const signature = `data:image/png;base64,${(await png(480, 160)).toString('base64')}`;
-  const approved = await page.request.post(`/api/public/quotes/${token(secondLink)}/approve`, {
+  const approved = await page.request.post(`/api/public/quotes/${token(newLink)}/approve`, {
     headers: { origin: baseURL! },
     data: { optionId: betterOption.id, name: 'Pat Homeowner', accepted: true, signature },
   });

@@ -15,13 +15,18 @@ type QuoteDraft = { title: string; notes: string; validUntil: string; options: D
 
 let nextOptionKey = 1;
 
+/** A new, empty option named for its place (good, better, best). */
+function emptyOption(index: number): DraftOption {
+  return { key: nextOptionKey++, name: defaultOptionName(index), description: '', lines: [] };
+}
+
 function draftFrom(data: QuoteDetailResponse): QuoteDraft {
   const options = data.options.map((option) => ({ key: nextOptionKey++, name: option.name, description: option.description, lines: draftLinesFrom(option.lines) }));
   return {
     title: data.quote.title,
     notes: data.quote.notes,
     validUntil: data.quote.validUntil ?? '',
-    options: options.length > 0 ? options : [{ key: nextOptionKey++, name: defaultOptionName(0), description: '', lines: [] }],
+    options: options.length > 0 ? options : [emptyOption(0)],
   };
 }
 
@@ -101,7 +106,7 @@ export function QuoteEditor({
   }
 
   function addOption() {
-    setDraft((current) => ({ ...current, options: [...current.options, { key: nextOptionKey++, name: defaultOptionName(current.options.length), description: '', lines: [] }] }));
+    setDraft((current) => ({ ...current, options: [...current.options, emptyOption(current.options.length)] }));
   }
 
   function save() {
