@@ -1,4 +1,4 @@
-import { todayIn } from '#shared/dates.ts';
+import { isoDatePattern, isValidIsoDate, todayIn } from '#shared/dates.ts';
 import type { QuoteStatus } from '#shared/enums.ts';
 import { quoteStatusLabels } from '#shared/quote.ts';
 import type { BadgeTone } from '#client/components/ui/badge.tsx';
@@ -68,7 +68,11 @@ const historyFieldLabels: Record<string, string> = {
   workOrder: 'Work order',
 };
 
-const shown = (value: unknown) => (value === null || value === undefined || value === '' ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
+function shown(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value !== 'string') return JSON.stringify(value);
+  return isoDatePattern.test(value) && isValidIsoDate(value) ? formatDay(value) : value;
+}
 
 /** "Status: draft → sent" lines of a history entry's changes. */
 export function historyChangeLines(changes: Record<string, [unknown, unknown]>): string[] {

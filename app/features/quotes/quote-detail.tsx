@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { describeDelivery } from '#shared/invoice-link.ts';
 import { quoteSignaturePath, type QuoteDetailResponse, type QuoteUpdate } from '#shared/quote.ts';
@@ -6,14 +6,14 @@ import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button, buttonClass } from '#client/components/ui/button.tsx';
 import { Card, LoadingCard } from '#client/components/ui/card.tsx';
-import { ConfirmDialog, Dialog } from '#client/components/ui/dialog.tsx';
-import { controlClass, FormField } from '#client/components/ui/form-field.tsx';
+import { ConfirmDialog } from '#client/components/ui/dialog.tsx';
 import { ApiError, messageOf } from '#client/lib/api.ts';
 import { formatDay } from '#client/features/invoices/index.ts';
 import { useCancelQuote, useQuoteDetail, useReviseQuote, useSendQuote, useUpdateQuote } from './api.ts';
 import { customerPath, formatDateTime, historyActionLabel, historyChangeLines, quoteListPath, quoteName, quoteStatusBadge, workOrderPath } from './labels.ts';
 import { QuoteEditor } from './quote-editor.tsx';
 import { QuoteOptionView } from './quote-option-view.tsx';
+import { TextFieldDialog } from './text-field-dialog.tsx';
 
 type Notice = { tone: 'success' | 'error'; text: string };
 
@@ -218,13 +218,12 @@ function QuoteDetailView({ data }: { data: QuoteDetailResponse }) {
 }
 
 function SendDialog({ data, isChanged, isPending, onCancel, onConfirm }: { data: QuoteDetailResponse; isChanged: boolean; isPending: boolean; onCancel: () => void; onConfirm: () => void }) {
-  const cancelRef = useRef<HTMLButtonElement>(null);
   const { quote } = data;
   const validity = quote.validUntil ? `valid until ${formatDay(quote.validUntil)}` : `valid for ${data.quoteValidityDays} days`;
   return (
-    <Dialog
+    <ConfirmDialog
       title="Send this quote?"
-      description={
+      message={
         <>
           {isChanged ? <p>Your changes are saved first.</p> : null}
           <p>
@@ -232,80 +231,39 @@ function SendDialog({ data, isChanged, isPending, onCancel, onConfirm }: { data:
           </p>
         </>
       }
-      onClose={() => (isPending ? undefined : onCancel())}
-      initialFocusRef={cancelRef}
-    >
-      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button ref={cancelRef} variant="secondary" onClick={onCancel} disabled={isPending}>
-          Cancel
-        </Button>
-        <Button onClick={onConfirm} disabled={isPending}>
-          {isPending ? 'Sending…' : 'Send quote'}
-        </Button>
-      </div>
-    </Dialog>
+      confirmLabel="Send quote"
+      pendingLabel="Sending…"
+      confirmVariant="primary"
+      isPending={isPending}
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    />
   );
 }
 
 function CancelDialog({ quoteId, onClose, onDone }: { quoteId: string; onClose: () => void; onDone: (text: string) => void }) {
   const cancel = useCancelQuote(quoteId);
-  const reasonRef = useRef<HTMLTextAreaElement>(null);
-  const [reason, setReason] = useState('');
-  const [fieldError, setFieldError] = useState<string>();
-  const [error, setError] = useState<string>();
-  const id = useId();
-
-  async function submit() {
-    if (reason.trim().length < 3) {
-      setFieldError('Say why the quote is cancelled.');
-      return;
-    }
-    setFieldError(undefined);
-    setError(undefined);
-    try {
-      await cancel.mutateAsync(reason.trim());
-      onDone('Quote cancelled. Its links no longer open it.');
-      onClose();
-    } catch (caught) {
-      setError(messageOf(caught));
-    }
-  }
-
   return (
-    <Dialog title="Cancel this quote?" description="A cancelled quote stays in the list for the record; the customer's links stop working. This cannot be undone." onClose={() => (cancel.isPending ? undefined : onClose())} initialFocusRef={reasonRef}>
-      <form
-        className="mt-4 space-y-3"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <FormField id={id} label="Reason" isRequired error={fieldError}>
-          <textarea
-            id={id}
-            ref={reasonRef}
-            required
-            rows={3}
-            maxLength={500}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            className={controlClass}
-            aria-invalid={fieldError ? true : undefined}
-            aria-describedby={fieldError ? `${id}-error` : undefined}
-          />
-        </FormField>
-        <div aria-live="assertive">{error || fieldError ? <Alert>{error ?? 'Correct the marked field.'}</Alert> : null}</div>
-        <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={onClose} disabled={cancel.isPending}>
-            Keep quote
-          </Button>
-          <Button type="submit" variant="destructive" disabled={cancel.isPending}>
-            {cancel.isPending ? 'Cancelling…' : 'Cancel quote'}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <TextFieldDialog
+      title="Cancel this quote?"
+      description="A cancelled quote stays in the list for the record; the customer's links stop working. This cannot be undone."
+      label="Reason"
+      isMultiline
+      maxLength={500}
+      minLength={3}
+      requiredMessage="Say why the quote is cancelled."
+      isPending={cancel.isPending}
+      submitLabel="Cancel quote"
+      pendingLabel="Cancelling…"
+      submitVariant="destructive"
+      cancelLabel="Keep quote"
+      onClose={onClose}
+      onSubmit={async (reason) => {
+        await cancel.mutateAsync(reason);
+        onDone('Quote cancelled. Its links no longer open it.');
+        onClose();
+      }}
+    />
   );
 }
 
