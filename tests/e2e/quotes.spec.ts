@@ -281,3 +281,53 @@ test('on a phone the quotes list and a draft fit the screen, and a cancelled quo
   const reloaded = (await (await page.request.get(`/api/admin/quotes/${quoteId}`)).json()) as QuoteDetailResponse;
   expect(reloaded.quote.status).toBe('cancelled');
 });
+
+test('New quote from a lead (once it has a customer) and from a work order links the quote to where it started', async ({ page }) => {
+  await signIn(page);
+  const id = unique();
+  const customerResponse = await page.request.post('/api/admin/customers', {
+    data: { name: `Lead Quote ${id}`, phone: '(843) 555-0183', address: '5 Heron Pt', city: 'Bluffton', state: 'SC', type: 'residential' },
+  });
+  expect(customerResponse.status(), await customerResponse.text()).toBe(201);
+  const customer = ((await customerResponse.json()) as { customer: Customer }).customer;
+  const leadName = `Lead Visitor ${id}`;
+  const submitted = await page.request.post('/api/public/estimate-requests', {
+    data: { name: leadName, email: `lead.${id}@example.com`, phone: '843-555-0184', address: '5 Heron Pt, Bluffton, SC 29910', serviceType: 'ac-repair', description: 'Warm air upstairs.' },
+  });
+  expect(submitted.status(), await submitted.text()).toBe(201);
+  const leads = (await (await page.request.get(`/api/admin/leads?${new URLSearchParams({ filter: 'all', search: leadName })}`)).json()) as { leads: { id: string }[] };
+  const leadId = leads.leads[0]!.id;
+
+  // Without a customer the lead says what to do instead of offering a quote.
+  await page.goto(`/admin/estimates?filter=all&lead=estimate:${leadId}`);
+  await expect(page.getByText(/^To quote this lead, link it to a customer first/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New quote' })).toHaveCount(0);
+
+  const converted = await page.request.post(`/api/admin/leads/estimate/${leadId}/convert`, {
+    data: { customer: { mode: 'existing', customerId: customer.id }, workOrder: { title: `Upstairs AC ${id}`, description: 'Warm air upstairs.', serviceType: 'repair' } },
+  });
+  expect(converted.status(), await converted.text()).toBe(201);
+  const workOrderId = ((await converted.json()) as { workOrder: { id: string } }).workOrder.id;
+
+  await page.reload();
+  await page.getByRole('button', { name: 'New quote' }).click();
+  let dialog = page.getByRole('dialog', { name: 'New quote' });
+  await expect(dialog.getByLabel('Title')).toHaveValue(`AC Repair for Lead Quote ${id}`);
+  await dialog.getByRole('button', { name: 'Create quote' }).click();
+  await expect(page).toHaveURL(/\/admin\/quotes\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('link', { name: 'From an estimate request' })).toBeVisible();
+
+  // From the work order: the title is the work order's, and the quote is listed on it.
+  await page.goto(`/admin/workorders/${workOrderId}`);
+  const panel = page.getByRole('region', { name: 'Quotes' });
+  await expect(panel.getByText('No quotes yet.')).toBeVisible();
+  await panel.getByRole('button', { name: 'New quote' }).click();
+  dialog = page.getByRole('dialog', { name: 'New quote' });
+  await expect(dialog.getByLabel('Title')).toHaveValue(`Upstairs AC ${id}`);
+  await dialog.getByRole('button', { name: 'Create quote' }).click();
+  await expect(page).toHaveURL(/\/admin\/quotes\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('link', { name: /^For work order WO-\d+$/ })).toBeVisible();
+  await page.getByRole('link', { name: /^For work order WO-\d+$/ }).click();
+  await expect(page.getByRole('region', { name: 'Quotes' }).getByRole('link', { name: `Upstairs AC ${id} (quote Draft)` })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});
