@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PriceBookItem, PriceBookListResponse } from '#shared/price-book.ts';
 import { blankDraftLine, DocumentLinesFields, readDraftLines, type DraftLine } from '#client/features/invoices/index.ts';
 
-// The line fields shared by invoice drafts and quote options (decision 025-e): what they send,
+// The line fields shared by invoice drafts and quote options (decision 025-f): what they send,
 // what they refuse, the live totals, the price-book picker and the focus after "Add line".
 
 afterEach(() => {
