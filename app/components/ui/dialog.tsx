@@ -90,6 +90,7 @@ export function ConfirmDialog({
   confirmLabel,
   pendingLabel,
   isPending = false,
+  confirmVariant = 'destructive',
   onConfirm,
   onCancel,
 }: {
@@ -98,6 +99,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   pendingLabel?: string;
   isPending?: boolean;
+  /** Solid red by default; 'primary' for a confirmation that destroys nothing (sending a quote). */
+  confirmVariant?: 'destructive' | 'primary';
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -108,7 +111,7 @@ export function ConfirmDialog({
         <Button ref={cancelRef} variant="secondary" onClick={onCancel} disabled={isPending}>
           Cancel
         </Button>
-        <Button variant="destructive" onClick={onConfirm} disabled={isPending}>
+        <Button variant={confirmVariant} onClick={onConfirm} disabled={isPending}>
           {isPending && pendingLabel ? pendingLabel : confirmLabel}
         </Button>
       </div>

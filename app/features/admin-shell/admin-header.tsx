@@ -14,6 +14,8 @@ export const adminNavigation = [
   { to: '/admin/estimates', label: 'Estimates' },
   { to: '/admin/customers', label: 'Customers' },
   { to: '/admin/workorders', label: 'Work Orders' },
+  // Issue 20: good / better / best quotes the customer approves online, then invoices.
+  { to: '/admin/quotes', label: 'Quotes' },
   { to: '/admin/invoices', label: 'Invoices' },
   // Issue 20: what the company sells and at what price (staff read; admins change).
   { to: '/admin/price-book', label: 'Price Book' },

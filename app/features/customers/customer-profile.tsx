@@ -9,6 +9,7 @@ import { ApiError } from '#client/lib/api.ts';
 import { useIsAdmin } from '#client/features/auth/index.ts';
 import { apiErrorMessage, useCustomerProfile, useDeleteCustomer, useUpdateCustomer } from './api.ts';
 import { CustomerMessagesSection } from '#client/features/messaging/index.ts';
+import { QuotesPanel } from '#client/features/quotes/index.ts';
 import { ViewActivityLink } from '#client/features/settings/index.ts';
 import type { DirectoryLocationState } from './customer-directory.tsx';
 import { CustomerForm } from './customer-form.tsx';
@@ -169,6 +170,7 @@ export function CustomerProfile({ customerId }: { customerId: string }) {
             </div>
           </section>
           <WorkOrderHistory customerId={customer.id} workOrders={workOrders} />
+          <QuotesPanel source={{ customerId: customer.id }} filter={{ customerId: customer.id }} defaultTitle={`Quote for ${customer.name}`} />
           <CustomerMessagesSection customerId={customer.id} changedAt={customer.updatedAt} />
         </>
       ) : null}

@@ -5,3 +5,6 @@ export { InvoiceDetail } from './invoice-detail.tsx';
 export { InvoiceList } from './invoice-list.tsx';
 export { ReceivablesFigures } from './receivables.tsx';
 export { BillingDocumentView } from './billing-document-view.tsx';
+// The line fields with live totals, shared with the quote options' editor (app/features/quotes).
+export { blankDraftLine, DocumentLinesFields, draftLinesFrom, readDraftLines, type DraftLine } from './document-lines.tsx';
+export { formatDay } from './labels.ts';

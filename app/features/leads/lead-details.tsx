@@ -9,6 +9,7 @@ import { cardClassName, LoadingCard } from '#client/components/ui/card.tsx';
 import { controlClass } from '#client/components/ui/form-field.tsx';
 import { customerProfilePath, formatCalendarDate, telHref, PossibleMatchPanel } from '#client/features/customers/index.ts';
 import { priorityLabel, priorityTone, workOrderDetailPath, workOrderStatusLabel } from '#client/features/work-orders/index.ts';
+import { NewQuoteButton } from '#client/features/quotes/index.ts';
 import { ApiError } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 import { useChangeLeadStatus, useLead } from './api.ts';
@@ -161,6 +162,20 @@ export function LeadDetails({
           </p>
         ) : (
           <p className="mt-1 text-sm text-slate-700">Not linked to a customer yet.</p>
+        )}
+        {lead.customer ? (
+          <div className="mt-2">
+            <NewQuoteButton
+              source={{ customerId: lead.customer.id, ...(kind === 'estimate' ? { estimateRequestId: lead.id } : { aiLeadId: lead.id }) }}
+              defaultTitle={lead.serviceType ? `${leadServiceTypeLabel(lead.serviceType)} for ${lead.customer.name}` : `Quote for ${lead.customer.name}`}
+            />
+          </div>
+        ) : (
+          <p className="mt-2 text-sm text-slate-700">
+            {kind === 'estimate'
+              ? 'To quote this lead, link it to a customer first: convert it to a work order (it finds or creates the customer).'
+              : 'To quote this lead, it needs a customer first: a chat lead gets one when the visitor books a visit.'}
+          </p>
         )}
       </section>
 

@@ -6,6 +6,7 @@ import { Button } from '#client/components/ui/button.tsx';
 import { ConfirmDialog } from '#client/components/ui/dialog.tsx';
 import { apiErrorMessage, PossibleMatchPanel } from '#client/features/customers/index.ts';
 import { CreateInvoiceButton } from '#client/features/invoices/index.ts';
+import { QuotesPanel } from '#client/features/quotes/index.ts';
 import { isConflict, isNotFound, useChangeWorkOrderStatus, useWorkOrderDetail, type WorkOrderDetailResponse } from './api.ts';
 import { workOrderNumberLabel, workOrderStatusLabel } from './labels.ts';
 import type { Notice } from './detail-card.tsx';
@@ -127,6 +128,12 @@ function WorkOrderDetailView({ data }: { data: WorkOrderDetailResponse }) {
             onCancel={() => setIsConfirmingCancel(true)}
           />
           {workOrder.status === 'completed' ? <CreateInvoiceButton workOrderId={workOrder.id} /> : null}
+          <QuotesPanel
+            source={{ customerId: workOrder.customerId, workOrderId: workOrder.id }}
+            filter={{ workOrderId: workOrder.id }}
+            defaultTitle={workOrder.title}
+            showApprovedLines
+          />
           {steps ? <StepsCard steps={steps} /> : null}
           <WorkOrderMessagesCard workOrder={workOrder} technicianName={technician?.name} />
         </div>
