@@ -81,13 +81,16 @@ test('a three-option quote is approved from its link, done, invoiced and paid on
   await expectNoSeriousA11yViolations(customerPage);
 
   // The office's quote follows; the approval made the work order.
-  await expect(page.getByText('Approved', { exact: false }).first()).toBeVisible({ timeout: 20_000 });
+  const approval = page.getByRole('region', { name: 'Approved by the customer' });
+  await expect(approval).toBeVisible({ timeout: 20_000 });
+  await expect(approval.getByRole('img', { name: `Signature drawn by Loop Customer ${id}` })).toBeVisible();
   const approved = quoteDetailResponseSchema.parse(await (await page.request.get(`/api/admin/quotes/${quote.quote.id}`)).json());
   expect(approved.quote).toMatchObject({ status: 'approved', approvedOptionId: chosen.id, hasSignature: true });
   const workOrderId = approved.quote.resultingWorkOrderId!;
 
   // The job is done, and invoiced from the approved option's lines.
-  await page.goto(`/admin/workorders/${workOrderId}`);
+  await approval.getByRole('link', { name: approved.quote.resultingWorkOrderNumber! }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/workorders/${workOrderId}$`));
   await page.getByRole('button', { name: 'Start Job' }).click();
   await page.getByRole('button', { name: 'Complete Job' }).click();
   await page.getByRole('button', { name: 'Create invoice' }).click();
