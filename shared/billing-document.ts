@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { CompanyProfile } from './company-profile.ts';
 
 // What a customer sees of a quote option, an invoice or a credit note: one view model that the
@@ -86,3 +87,58 @@ export function companyParty(company: CompanyProfile): BillingParty & { website?
 export function customerAddressLines(customer: { address: string; city: string; state: string; zip: string | null }): string[] {
   return [customer.address, `${customer.city}, ${customer.state}${customer.zip ? ` ${customer.zip}` : ''}`].filter((line) => line.trim() !== '');
 }
+
+/** A party's block (company or customer) on a document. */
+export const billingPartySchema = z.object({
+  name: z.string(),
+  addressLines: z.array(z.string()),
+  phone: z.string().optional(),
+  email: z.string().optional(),
+});
+
+/** shared/billing-document.ts's BillingDocument as a schema (the public answer carries it whole). */
+export const billingDocumentSchema = z.object({
+  kind: z.enum(['invoice', 'credit_note', 'quote']),
+  number: z.string(),
+  statusLabel: z.string(),
+  issuedOn: z.string().optional(),
+  dueOn: z.string().optional(),
+  validUntil: z.string().optional(),
+  company: billingPartySchema.extend({ website: z.string().optional() }),
+  customer: billingPartySchema,
+  serviceAddressLines: z.array(z.string()).optional(),
+  references: z.array(z.string()),
+  lines: z.array(
+    z.object({
+      code: z.string().optional(),
+      name: z.string(),
+      description: z.string().optional(),
+      quantityMilli: z.number().int(),
+      unitPriceCents: z.number().int(),
+      discountCents: z.number().int(),
+      amountCents: z.number().int(),
+      taxable: z.boolean(),
+    }),
+  ),
+  subtotalCents: z.number().int(),
+  discountCents: z.number().int(),
+  taxes: z.array(
+    z.object({
+      label: z.string(),
+      ratePpm: z.number().int(),
+      taxableCents: z.number().int(),
+      taxCents: z.number().int(),
+    }),
+  ),
+  totalCents: z.number().int(),
+  payments: z.array(
+    z.object({
+      receivedOn: z.string(),
+      label: z.string(),
+      amountCents: z.number().int(),
+    }),
+  ),
+  balanceCents: z.number().int().optional(),
+  notes: z.string().optional(),
+  footer: z.string().optional(),
+}) satisfies z.ZodType<BillingDocument>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BillingDocument } from './billing-document.ts';
+import { billingDocumentSchema } from './billing-document.ts';
 import { invoiceStatuses, messageChannels } from './enums.ts';
 import { invoiceDetailResponseSchema, invoiceSchema } from './invoice.ts';
 
@@ -44,59 +44,6 @@ export function describeDelivery(delivery: DocumentDelivery): string {
 
 // ---------------------------------------------------------------------------- customer's page
 
-const partySchema = z.object({
-  name: z.string(),
-  addressLines: z.array(z.string()),
-  phone: z.string().optional(),
-  email: z.string().optional(),
-});
-
-/** shared/billing-document.ts's BillingDocument as a schema (the public answer carries it whole). */
-export const billingDocumentSchema = z.object({
-  kind: z.enum(['invoice', 'credit_note', 'quote']),
-  number: z.string(),
-  statusLabel: z.string(),
-  issuedOn: z.string().optional(),
-  dueOn: z.string().optional(),
-  validUntil: z.string().optional(),
-  company: partySchema.extend({ website: z.string().optional() }),
-  customer: partySchema,
-  serviceAddressLines: z.array(z.string()).optional(),
-  references: z.array(z.string()),
-  lines: z.array(
-    z.object({
-      code: z.string().optional(),
-      name: z.string(),
-      description: z.string().optional(),
-      quantityMilli: z.number().int(),
-      unitPriceCents: z.number().int(),
-      discountCents: z.number().int(),
-      amountCents: z.number().int(),
-      taxable: z.boolean(),
-    }),
-  ),
-  subtotalCents: z.number().int(),
-  discountCents: z.number().int(),
-  taxes: z.array(
-    z.object({
-      label: z.string(),
-      ratePpm: z.number().int(),
-      taxableCents: z.number().int(),
-      taxCents: z.number().int(),
-    }),
-  ),
-  totalCents: z.number().int(),
-  payments: z.array(
-    z.object({
-      receivedOn: z.string(),
-      label: z.string(),
-      amountCents: z.number().int(),
-    }),
-  ),
-  balanceCents: z.number().int().optional(),
-  notes: z.string().optional(),
-  footer: z.string().optional(),
-}) satisfies z.ZodType<BillingDocument>;
 
 /** The token from the address: any string; the server answers one 404 for every link that does not open. */
 export const invoiceLinkParamsSchema = z.object({ token: z.string().max(200) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BillingDocument, BillingParty } from './billing-document.ts';
+import { billingPartySchema, type BillingDocument, type BillingParty } from './billing-document.ts';
 import { isValidIsoDate } from './dates.ts';
 import { invoiceKinds, invoiceStatuses, paymentKinds, paymentMethods, type InvoiceStatus, type PaymentMethod } from './enums.ts';
 import { documentLineSchema, documentLinesSchema } from './document-line.ts';
@@ -223,13 +223,6 @@ export const paymentSchema = z.object({
 });
 export type Payment = z.infer<typeof paymentSchema>;
 
-const partySchema = z.object({
-  name: z.string(),
-  addressLines: z.array(z.string()),
-  phone: z.string().optional(),
-  email: z.string().optional(),
-  website: z.string().optional(),
-});
 
 export const invoiceSchema = z.object({
   id: z.string(),
@@ -290,7 +283,7 @@ export const invoiceDetailResponseSchema = z.object({
   /** Invoices: the credit notes issued against it. */
   creditNotes: z.array(creditNoteSummarySchema),
   history: z.array(invoiceHistoryEntrySchema),
-  company: partySchema,
+  company: billingPartySchema.extend({ website: z.string().optional() }),
   /** Payment terms and how to pay, printed at the bottom. */
   footer: z.string(),
   /** Default tax rate (ppm) for new taxable lines: the default tax rate, or 0 when none exists. */

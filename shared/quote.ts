@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BillingDocument, BillingParty } from './billing-document.ts';
+import { billingDocumentSchema, billingPartySchema, type BillingDocument, type BillingParty } from './billing-document.ts';
 import { isValidIsoDate } from './dates.ts';
 import { documentLineSchema, documentLinesSchema } from './document-line.ts';
 import { quoteStatuses, type QuoteStatus } from './enums.ts';
@@ -186,20 +186,13 @@ export const quoteHistoryEntrySchema = z.object({
   changes: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])),
 });
 
-const partySchema = z.object({
-  name: z.string(),
-  addressLines: z.array(z.string()),
-  phone: z.string().optional(),
-  email: z.string().optional(),
-  website: z.string().optional(),
-});
 
 export const quoteDetailResponseSchema = z.object({
   quote: quoteSchema,
   options: z.array(quoteOptionSchema),
   history: z.array(quoteHistoryEntrySchema),
-  company: partySchema,
-  customer: partySchema,
+  company: billingPartySchema.extend({ website: z.string().optional() }),
+  customer: billingPartySchema,
   /** Default tax rate (ppm) for new taxable lines. */
   defaultTaxRatePpm: z.number().int(),
   /** The settings' validity in days (a blank valid-until date becomes the send day plus this). */
@@ -216,7 +209,8 @@ export function quoteSignaturePath(quoteId: string): string {
 
 // ---------------------------------------------------------------------------- the customer's link
 
-export const quoteLinkParamsSchema = z.object({ token: z.string().max(200) });
+/** The token from the address (the invoice link's rule: any string; every refusal is one 404). */
+export { invoiceLinkParamsSchema as quoteLinkParamsSchema } from './invoice-link.ts';
 
 /** What the customer's page shows: each option as a billing document (the same labels as an invoice's). */
 export const publicQuoteResponseSchema = z.object({
@@ -225,14 +219,14 @@ export const publicQuoteResponseSchema = z.object({
   status: z.enum(['sent', 'approved', 'declined', 'expired']),
   validUntil: z.string().nullable(),
   notes: z.string(),
-  company: partySchema,
-  customer: partySchema,
+  company: billingPartySchema.extend({ website: z.string().optional() }),
+  customer: billingPartySchema,
   options: z.array(
     z.object({
       id: z.string(),
       name: z.string(),
       description: z.string(),
-      document: z.custom<BillingDocument>(),
+      document: billingDocumentSchema,
     }),
   ),
   /** Once answered: which option, by whom, when. */
