@@ -30,7 +30,7 @@ export function BillingDocumentView({ document }: { document: BillingDocument })
           <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-sm sm:justify-end">
             {document.issuedOn ? (
               <>
-                <dt className="text-slate-700">Issued</dt>
+                <dt className="text-slate-700">{document.kind === 'quote' ? 'Date' : 'Issued'}</dt>
                 <dd>{formatDay(document.issuedOn)}</dd>
               </>
             ) : null}
@@ -38,6 +38,12 @@ export function BillingDocumentView({ document }: { document: BillingDocument })
               <>
                 <dt className="text-slate-700">Due</dt>
                 <dd>{formatDay(document.dueOn)}</dd>
+              </>
+            ) : null}
+            {document.validUntil ? (
+              <>
+                <dt className="text-slate-700">Valid until</dt>
+                <dd>{formatDay(document.validUntil)}</dd>
               </>
             ) : null}
           </dl>
