@@ -7,6 +7,7 @@ import { createDocumentLinkRepository } from '#server/modules/document-links/doc
 import { createDocumentLinkService, invalidLinkMessage } from '#server/modules/document-links/index.ts';
 import { publicInvoiceLimitPerMinute } from '#server/app.ts';
 import { extractPdfText, normaliseSpace } from '#tests/support/pdf-text.ts';
+import { customerLinkFromOutbox } from '#tests/support/outbox-links.ts';
 import { createStaff, createTechnicianStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 // The customer's side of an invoice (issue 20, decision 024-h) through the HTTP API on a real
@@ -67,13 +68,7 @@ async function issuedInvoice(options: { name?: string; email?: string | null; li
 /** Sends what is due (the messaging runner's step) and reads the invoice link from the e-mail handed to the outbox. */
 async function linkFromEmail(recipient: string): Promise<string> {
   await context.app.messaging.dispatchDue();
-  const rows = await context.database.query<{ text_body: string }>(
-    `select text_body from outbound_emails where kind = 'message_invoice_sent' and $1 = any(recipients) order by created_at desc limit 1`,
-    [recipient],
-  );
-  const match = /https:\/\/comfort\.example\/invoice\/([A-Za-z0-9_-]{43})/.exec(rows[0]?.text_body ?? '');
-  expect(match, rows[0]?.text_body).not.toBeNull();
-  return match![1]!;
+  return customerLinkFromOutbox(context, { recipient, kind: 'message_invoice_sent', site: 'https://comfort.example', documentType: 'invoice' });
 }
 
 const links = () => createDocumentLinkService({ repository: createDocumentLinkRepository(context.database.db) });

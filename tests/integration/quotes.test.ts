@@ -14,6 +14,7 @@ import {
   type QuoteDetailResponse,
 } from '#shared/quote.ts';
 import { invalidLinkMessage } from '#server/modules/document-links/index.ts';
+import { customerLinkFromOutbox } from '#tests/support/outbox-links.ts';
 import { createStaff, createTechnicianStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 // Quotes, good / better / best (issue 20, decision 025-c) through the HTTP API on a real
@@ -88,13 +89,7 @@ async function draft(values: Partial<QuoteCreate> & { customerId: string }): Pro
 /** Sends what is due (the messaging runner's step) and reads the quote link from the e-mail handed to the outbox. */
 async function linkFromEmail(recipient: string): Promise<string> {
   await context.app.messaging.dispatchDue();
-  const rows = await context.database.query<{ text_body: string }>(
-    `select text_body from outbound_emails where kind = 'message_quote_sent' and $1 = any(recipients) order by created_at desc limit 1`,
-    [recipient],
-  );
-  const match = /https:\/\/comfort\.example\/quote\/([A-Za-z0-9_-]{43})/.exec(rows[0]?.text_body ?? '');
-  expect(match, rows[0]?.text_body).not.toBeNull();
-  return match![1]!;
+  return customerLinkFromOutbox(context, { recipient, kind: 'message_quote_sent', site: 'https://comfort.example', documentType: 'quote' });
 }
 
 async function sentQuote(values: Partial<QuoteCreate> = {}) {
