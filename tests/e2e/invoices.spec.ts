@@ -100,11 +100,15 @@ test('a completed work order is invoiced, edited, issued and paid in cash and by
   await expect(page.getByRole('article', { name: `Invoice ${number} as the customer sees it` }).getByText(/^Check #1043, /)).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
-  // The A/R figures: this invoice's $503 came in this month (the figures are shared by every journey, so compare with before).
+  // The A/R figures: this invoice's $503 came in this month. The figures are shared by every
+  // journey, and others running meanwhile only add money (a technician's cash, online payments):
+  // at least $503 more than before, and the dashboard shows what the server says.
   const after = await receivables(page.request);
-  expect(after.paidThisMonthCents - before.paidThisMonthCents).toBe(50_300);
+  expect(after.paidThisMonthCents - before.paidThisMonthCents).toBeGreaterThanOrEqual(50_300);
   await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Dashboard' }).click();
-  await expect(page.getByTestId('ar-paid')).toHaveText(formatCents((await receivables(page.request)).paidThisMonthCents));
+  const shown = async () => Math.round(Number(((await page.getByTestId('ar-paid').textContent()) ?? '').replace(/[$,]/g, '')) * 100);
+  await expect.poll(shown).toBeGreaterThanOrEqual(after.paidThisMonthCents);
+  await expect.poll(async () => (await shown()) === (await receivables(page.request)).paidThisMonthCents).toBe(true);
   await expectNoSeriousA11yViolations(page);
 
   // The list finds it by number, marked Paid.
@@ -139,5 +143,6 @@ test('the dashboard’s A/R figures move live when a payment is recorded elsewhe
     await other.close();
   }
   await expect(page.getByTestId('ar-paid')).not.toHaveText(shown);
-  await expect(page.getByTestId('ar-paid')).toHaveText(formatCents((await receivables(page.request)).paidThisMonthCents));
+  // What the server says now (other journeys may add money meanwhile: compared until they agree).
+  await expect.poll(async () => (await page.getByTestId('ar-paid').textContent()) === formatCents((await receivables(page.request)).paidThisMonthCents)).toBe(true);
 });
