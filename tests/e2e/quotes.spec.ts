@@ -227,7 +227,10 @@ test('a quote with three options from a customer: price book and typed lines, to
   const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: `Quote ${number}: New AC system ${id}, for ${customerName}` }) });
   await expect(card).toBeVisible();
   await expect(card.getByText('Approved $2,559.00')).toBeVisible();
+  // The search is in the address (its debounced navigation done) before the status changes it too.
+  await expect(page).toHaveURL(new RegExp(`[?&]search=${number}`));
   await page.getByLabel('Status').selectOption('draft');
+  await expect(page).toHaveURL(/[?&]status=draft/);
   await expect(page.getByText('No quotes match these filters.')).toBeVisible();
   await page.getByLabel('Status').selectOption('approved');
   await expect(card).toBeVisible();
