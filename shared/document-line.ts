@@ -57,3 +57,20 @@ export const documentLineSchema = z.object({
   amountCents: z.number().int(),
 });
 export type DocumentLine = z.infer<typeof documentLineSchema>;
+
+/** A stored line's values (quote or invoice line row), as the money rule and the line contract take them. */
+export function documentLineValuesOf(line: Omit<DocumentLine, 'id' | 'position' | 'amountCents' | 'kind'> & { kind: string }): DocumentLineValues {
+  return {
+    priceBookItemId: line.priceBookItemId,
+    kind: line.kind as DocumentLineValues['kind'],
+    code: line.code,
+    name: line.name,
+    description: line.description,
+    quantityMilli: line.quantityMilli,
+    unitPriceCents: line.unitPriceCents,
+    discountBps: line.discountBps,
+    discountCents: line.discountCents,
+    taxable: line.taxable,
+    taxRatePpm: line.taxRatePpm,
+  };
+}

@@ -287,7 +287,9 @@ describe("the customer's link", () => {
 
     // Expired: the page says so and approval is refused.
     const saved = clock;
-    clock = new Date(clock.getTime() + 31 * 86_400_000); // past valid-until, before the link itself expires
+    // Noon in the company's time zone the day after valid-until: expired, and the link (kept until the
+    // end of the next UTC day) still opens, whatever the hour the test runs.
+    clock = new Date(`${addDays(quote.validUntil!, 1)}T12:00:00-05:00`);
     try {
       expect(publicQuoteResponseSchema.parse((await publicCall('GET', token)).json()).status).toBe('expired');
       const late = await publicCall('POST', token, '/approve', { optionId: options[0]!.id, name: 'Dana', accepted: true });

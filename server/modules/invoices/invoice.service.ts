@@ -22,7 +22,7 @@ import {
   type ReceivablesSummary,
   type refundCreateSchema,
 } from '#shared/invoice.ts';
-import type { DocumentLineValues } from '#shared/document-line.ts';
+import { documentLineValuesOf, type DocumentLineValues } from '#shared/document-line.ts';
 import type { DocumentDelivery } from '#shared/invoice-link.ts';
 import { companyParty, customerAddressLines } from '#shared/billing-document.ts';
 import { documentTotals, formatCents } from '#shared/money.ts';
@@ -31,7 +31,7 @@ import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { priceBookItems } from '#server/db/schema/index.ts';
 import { AppError } from '#server/errors.ts';
 import { recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
-import { createInvoiceRepository, type InvoiceLineRow, type InvoiceRow, type PaymentRow } from './invoice.repository.ts';
+import { createInvoiceRepository, type InvoiceRow, type PaymentRow } from './invoice.repository.ts';
 
 type CreateValues = z.output<typeof invoiceCreateSchema>;
 type DraftValues = z.output<typeof invoiceDraftUpdateSchema>;
@@ -91,22 +91,6 @@ function billTo(customer: { name: string; address: string; city: string; state: 
     billingAddressLines: customerAddressLines(customer),
     billingEmail: customer.email,
     billingPhone: customer.phone,
-  };
-}
-
-function toLineValues(line: InvoiceLineRow): DocumentLineValues {
-  return {
-    priceBookItemId: line.priceBookItemId,
-    kind: line.kind as PriceBookItemKind,
-    code: line.code,
-    name: line.name,
-    description: line.description,
-    quantityMilli: line.quantityMilli,
-    unitPriceCents: line.unitPriceCents,
-    discountBps: line.discountBps,
-    discountCents: line.discountCents,
-    taxable: line.taxable,
-    taxRatePpm: line.taxRatePpm,
   };
 }
 
@@ -483,7 +467,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
         const invoice = await locked(tx, invoiceId);
         if (invoice.kind !== 'invoice') throw conflict(invoiceMessages.creditNotInvoice);
         if (invoice.status === 'draft' || invoice.status === 'void') throw conflict(invoiceMessages.notIssued);
-        const lines = values.fullCredit ? (await repo.lines(invoice.id)).map(toLineValues) : values.lines;
+        const lines = values.fullCredit ? (await repo.lines(invoice.id)).map(documentLineValuesOf) : values.lines;
         const { totals, rows } = lineRows(lines);
         const credited = await repo.creditedTotal(invoice.id);
         const left = invoice.totalCents - credited;

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { companyParty, customerAddressLines, type BillingParty } from '#shared/billing-document.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
-import type { DocumentLineValues } from '#shared/document-line.ts';
+import { documentLineValuesOf, type DocumentLineValues } from '#shared/document-line.ts';
 import type { PriceBookItemKind, QuoteStatus, WorkOrderServiceType } from '#shared/enums.ts';
 import type { DocumentDelivery } from '#shared/invoice-link.ts';
 import { taxLabel } from '#shared/invoice.ts';
@@ -58,24 +58,8 @@ function idFrom(id: string): string {
   return id.toLowerCase();
 }
 
-function toLineValues(line: QuoteLineRow): DocumentLineValues {
-  return {
-    priceBookItemId: line.priceBookItemId,
-    kind: line.kind as PriceBookItemKind,
-    code: line.code,
-    name: line.name,
-    description: line.description,
-    quantityMilli: line.quantityMilli,
-    unitPriceCents: line.unitPriceCents,
-    discountBps: line.discountBps,
-    discountCents: line.discountCents,
-    taxable: line.taxable,
-    taxRatePpm: line.taxRatePpm,
-  };
-}
-
 function toOption(option: QuoteOptionRow & { lines: QuoteLineRow[] }): QuoteOption {
-  const totals = documentTotals(option.lines.map(toLineValues));
+  const totals = documentTotals(option.lines.map(documentLineValuesOf));
   return {
     id: option.id,
     position: option.position,
@@ -450,7 +434,7 @@ export function createQuoteService(options: QuoteServiceOptions) {
       if (!quote?.approvedOptionId) return undefined;
       const option = (await repo.options(quote.id)).find((candidate) => candidate.id === quote.approvedOptionId);
       if (!option) return undefined;
-      return { quoteId: quote.id, quoteNumber: quote.quoteNumber, lines: option.lines.map(toLineValues) };
+      return { quoteId: quote.id, quoteNumber: quote.quoteNumber, lines: option.lines.map(documentLineValuesOf) };
     },
 
     // ---------------------------------------------------------------- public (the customer's link)
