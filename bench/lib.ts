@@ -20,6 +20,8 @@ export type Measurement = {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** The slowest answer (a LatencyRecorder's summary has it). */
+  maxMs?: number;
 };
 
 /** Latencies in milliseconds, kept exactly (sub-millisecond) so percentiles need no histogram. */
@@ -49,6 +51,7 @@ export class LatencyRecorder {
       requestsPerSecond: seconds > 0 ? this.size / seconds : 0,
       p50Ms: percentile(sorted, 50),
       p99Ms: percentile(sorted, 99),
+      maxMs: percentile(sorted, 100),
     };
   }
 }

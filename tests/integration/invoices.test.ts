@@ -357,11 +357,21 @@ describe('the list and the A/R figures', () => {
     expect((await list(`customerId=${customerId}`)).total).toBe(1);
     expect((await list('status=paid')).invoices.every((row) => row.status === 'paid')).toBe(true);
 
+    const other = await customer('Ottoline Pagewright');
+    for (let made = 0; made < 4; made++) await draft([line()], other);
     const all = await list('pageSize=2');
     expect(all.invoices).toHaveLength(2);
     const second = await list('pageSize=2&page=2');
     expect(second.invoices[0]!.id).not.toBe(all.invoices[0]!.id);
     expect(all.total).toBe(await count('invoices'));
+    // Newest first, the order of the page's index (the page arrives as one JSON text, decision 026-a).
+    const newest = (await list('pageSize=4')).invoices.map((row) => row.createdAt);
+    expect(newest).toHaveLength(4);
+    expect([...newest].sort().reverse()).toEqual(newest);
+    // The totals are kept per snapshot: the next read after a commit counts the new invoice.
+    await draft([line()], customerId);
+    expect((await list('pageSize=2')).total).toBe(all.total + 1);
+    expect((await list(`customerId=${customerId}`)).total).toBe(2);
     expect((await call('GET', '/api/admin/invoices?status=nope')).statusCode).toBe(400);
   });
 

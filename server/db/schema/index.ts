@@ -1214,6 +1214,8 @@ export const invoices = pgTable(
     paidCents: cents('paid_cents').notNull().default(0),
     /** total - paid: what is still owed (never stored apart from these two). */
     balanceCents: cents('balance_cents').generatedAlwaysAs(sql`total_cents - paid_cents`),
+    /** What the Invoices screen's search matches: number and name, lower case (invoices_search_trgm_idx; stored, so a page's filter reads it instead of computing it per row, decision 026-a). */
+    searchText: text('search_text').generatedAlwaysAs(sql`lower(coalesce(invoice_number, '') || ' ' || billing_name)`),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     voidedAt: timestamp('voided_at', { withTimezone: true }),
@@ -1241,11 +1243,10 @@ export const invoices = pgTable(
     index('invoices_customer_id_idx').on(table.customerId, table.createdAt),
     index('invoices_work_order_id_idx').on(table.workOrderId).where(sql`${table.workOrderId} is not null`),
     // A/R figures and overdue reminders read only open invoices, by due date.
-    index('invoices_open_due_idx').on(table.dueOn).where(sql`${table.status} in ('sent', 'partially_paid')`),
+    // (due_on, id): the overdue list's order, so its page is the index's first 50 rows, not a sort of a day's invoices.
+    index('invoices_open_due_idx').on(table.dueOn, table.id).where(sql`${table.status} in ('sent', 'partially_paid')`),
     index('invoices_paid_at_idx').on(table.paidAt).where(sql`${table.paidAt} is not null`),
-    index('invoices_search_trgm_idx')
-      .using('gin', sql`(lower(coalesce(${table.invoiceNumber}, '') || ' ' || ${table.billingName})) gin_trgm_ops`)
-      .with({ fastupdate: false }),
+    index('invoices_search_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`).with({ fastupdate: false }),
   ],
 );
 

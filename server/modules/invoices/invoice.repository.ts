@@ -6,6 +6,7 @@ import { cappedTotal, countCap } from '#server/db/count-cap.ts';
 import { nextDocumentNumber } from '#server/db/document-counters.ts';
 import { readBillingSettings, readDefaultTaxRatePpm } from '#server/modules/billing-settings/index.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
+import { jsonColumns, jsonRows } from '#server/db/json-rows.ts';
 import {
   auditLog,
   customers,
@@ -23,6 +24,22 @@ export type NewInvoiceLine = typeof invoiceLines.$inferInsert;
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
 
+/** A row of the Invoices screen's page (`jsonRows`: `createdAt` is ISO 8601 text). */
+export type InvoiceListRow = {
+  id: string;
+  kind: string;
+  invoiceNumber: string | null;
+  status: string;
+  customerId: string;
+  billingName: string;
+  issuedOn: string | null;
+  dueOn: string | null;
+  totalCents: number;
+  paidCents: number;
+  balanceCents: number | null;
+  createdAt: string;
+};
+
 const listColumns = {
   id: invoices.id,
   kind: invoices.kind,
@@ -39,6 +56,32 @@ const listColumns = {
 };
 
 const openStatuses = ['sent', 'partially_paid'];
+
+/** The conditions and order of an Invoices screen list (its page and its count share them). */
+function listFilter(query: InvoiceListQuery, today: string) {
+  const conditions: SQL[] = [];
+  if (query.status === 'overdue') {
+    conditions.push(inArray(invoices.status, openStatuses), lt(invoices.dueOn, today));
+  } else if (query.status !== 'all') {
+    conditions.push(eq(invoices.status, query.status));
+  }
+  if (query.kind) conditions.push(eq(invoices.kind, query.kind));
+  if (query.customerId) conditions.push(eq(invoices.customerId, query.customerId));
+  if (query.search) {
+    // The stored column of invoices_search_trgm_idx, so the trigram index can serve it.
+    conditions.push(sql`${invoices.searchText} like ${containsPattern(query.search.toLowerCase())}`);
+  }
+  if (query.issuedFrom) conditions.push(gte(invoices.issuedOn, query.issuedFrom));
+  if (query.issuedTo) conditions.push(lte(invoices.issuedOn, query.issuedTo));
+  const where = conditions.length > 0 ? and(...conditions) : undefined;
+  const order =
+    query.status === 'overdue'
+      ? // Most overdue first, through invoices_open_due_idx (the office chases the oldest first).
+        [asc(invoices.dueOn), asc(invoices.id)]
+      : // "desc nulls last": the order of invoices_list_order_idx and its per-status twin exactly, or the planner sorts all rows.
+        [sql`${invoices.createdAt} desc nulls last`, sql`${invoices.id} desc nulls last`];
+  return { where, order };
+}
 
 export function createInvoiceRepository(db: DbExecutor) {
   return {
@@ -182,52 +225,36 @@ export function createInvoiceRepository(db: DbExecutor) {
 
     /**
      * A page of the Invoices screen, newest first (invoices_list_order_idx / its per-status twin;
-     * overdue ones by due date, oldest first, through invoices_open_due_idx),
-     * with the matches counted up to countCap + 1 (server/db/count-cap.ts).
+     * overdue ones by due date, oldest first, through invoices_open_due_idx). The total, when the
+     * page alone does not tell it, is `count` (below).
      */
-    async list(query: InvoiceListQuery, today: string) {
-      const conditions: SQL[] = [];
-      if (query.status === 'overdue') {
-        conditions.push(inArray(invoices.status, openStatuses), lt(invoices.dueOn, today));
-      } else if (query.status !== 'all') {
-        conditions.push(eq(invoices.status, query.status));
-      }
-      if (query.kind) conditions.push(eq(invoices.kind, query.kind));
-      if (query.customerId) conditions.push(eq(invoices.customerId, query.customerId));
-      if (query.search) {
-        // The expression of invoices_search_trgm_idx, so the trigram index serves it.
-        conditions.push(sql`lower(coalesce(${invoices.invoiceNumber}, '') || ' ' || ${invoices.billingName}) like ${containsPattern(query.search.toLowerCase())}`);
-      }
-      if (query.issuedFrom) conditions.push(gte(invoices.issuedOn, query.issuedFrom));
-      if (query.issuedTo) conditions.push(lte(invoices.issuedOn, query.issuedTo));
-      const where = conditions.length > 0 ? and(...conditions) : undefined;
+    async list(query: InvoiceListQuery, today: string, count: () => Promise<number>) {
+      const { where, order } = listFilter(query, today);
       const offset = (query.page - 1) * query.pageSize;
-      const order =
-        query.status === 'overdue'
-          ? // Most overdue first, through invoices_open_due_idx (the office chases the oldest first).
-            [asc(invoices.dueOn), asc(invoices.id)]
-          : // "desc nulls last": the order of invoices_list_order_idx and its per-status twin exactly, or the planner sorts all rows.
-            [sql`${invoices.createdAt} desc nulls last`, sql`${invoices.id} desc nulls last`];
-      const rows = await db
-        .select(listColumns)
-        .from(invoices)
-        .where(where)
-        .orderBy(...order)
-        .limit(query.pageSize)
-        .offset(offset);
+      const rows = await jsonRows<InvoiceListRow>(
+        db,
+        db.select(jsonColumns(listColumns)).from(invoices).where(where).orderBy(...order).limit(query.pageSize).offset(offset),
+      );
       if (rows.length > 0 && rows.length < query.pageSize) return { rows, total: offset + rows.length, totalCapped: false };
+      return { rows, ...cappedTotal(await count(), rows.length === 0 ? 0 : offset + rows.length) };
+    },
+
+    /** The invoices a list's filters match, counted up to countCap + 1 (server/db/count-cap.ts). */
+    async listCount(query: InvoiceListQuery, today: string): Promise<number> {
+      const { where, order } = listFilter(query, today);
       const [counted] = await db.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(
         db
           .select({ one: sql`1` })
           .from(invoices)
           .where(where)
-          // In the page's order: the count walks the page's index (an index-only scan of the
-          // per-status index) instead of a bitmap over two indexes.
-          .orderBy(...order)
+          // In the page's order without a search: the count walks the page's index (an
+          // index-only scan of the per-status index) instead of a bitmap over two indexes. With
+          // one, any order: the trigram index's matches stop at the cap without a sort.
+          .orderBy(...(query.search ? [] : order))
           .limit(countCap + 1)
           .as('matching'),
       );
-      return { rows, ...cappedTotal(counted?.total ?? 0, rows.length === 0 ? 0 : offset + rows.length) };
+      return counted?.total ?? 0;
     },
 
     /**

@@ -131,6 +131,12 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
    * 013): they read every open invoice, and can only change when a transaction commits.
    */
   const receivablesCache = createSnapshotCache<ReceivablesSummary>(db, { maxEntries: 2 });
+  /**
+   * The Invoices screen's totals, kept the same way per filter and company day: every page of a
+   * filter has the same total, and counting up to the cap costs more than the page itself
+   * (decision 026-a).
+   */
+  const listCounts = createSnapshotCache<number>(db, { maxEntries: 32 });
 
   function toInvoice(row: InvoiceRow, extra: { workOrderNumber?: string | null; workOrderCompleted?: boolean; creditedInvoiceNumber?: string | null } = {}): Invoice {
     return {
@@ -358,7 +364,10 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
   return {
     async list(query: InvoiceListQuery): Promise<InvoiceListResponse> {
       const day = today();
-      const { rows, total, totalCapped } = await repository.list(query, day);
+      const { page: _page, pageSize: _pageSize, ...filter } = query;
+      const { rows, total, totalCapped } = await repository.list(query, day, () =>
+        listCounts.get(JSON.stringify([day, filter]), () => repository.listCount(query, day)),
+      );
       return {
         invoices: rows.map(
           (row): InvoiceListItem => ({
@@ -367,7 +376,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
             status: row.status as InvoiceStatus,
             overdue: row.kind === 'invoice' && isOverdue(row.status as InvoiceStatus, row.dueOn, day),
             balanceCents: row.balanceCents ?? row.totalCents - row.paidCents,
-            createdAt: row.createdAt.toISOString(),
+            createdAt: new Date(row.createdAt).toISOString(),
           }),
         ),
         page: query.page,
