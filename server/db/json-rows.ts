@@ -18,9 +18,13 @@ export function jsonColumns<Columns extends Record<string, SQLWrapper>>(columns:
  *
  * Values arrive as JSON gives them: numbers, strings, booleans and nulls; dates as `YYYY-MM-DD`,
  * timestamps as ISO 8601 text with an offset (`2026-11-27T16:04:05.123456+00:00`, for `new Date`).
- * `Row` must say so.
+ * `Row` must say so. `snapshot` is the statement's own (`pg_current_snapshot()`), for answers kept
+ * per snapshot that go with the page (a total: `createSnapshotCache(...).at`).
  */
-export async function jsonRows<Row>(db: DbExecutor, page: SQLWrapper): Promise<Row[]> {
-  const result = await db.execute<{ rows: string }>(sql`select coalesce(json_agg("page"), '[]')::text as "rows" from (${page}) as "page"`);
-  return JSON.parse(result.rows[0]!.rows) as Row[];
+export async function jsonRows<Row>(db: DbExecutor, page: SQLWrapper): Promise<{ rows: Row[]; snapshot: string }> {
+  const result = await db.execute<{ rows: string; snapshot: string }>(
+    sql`select coalesce(json_agg("page"), '[]')::text as "rows", pg_current_snapshot()::text as "snapshot" from (${page}) as "page"`,
+  );
+  const row = result.rows[0]!;
+  return { rows: JSON.parse(row.rows) as Row[], snapshot: row.snapshot };
 }

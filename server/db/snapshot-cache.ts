@@ -29,7 +29,14 @@ export function createSnapshotCache<Answer>(
   return {
     async get(key: string, compute: () => Promise<Answer>): Promise<Answer> {
       // Read before computing: the answer is of this snapshot or a later one, never an earlier one.
-      const current = (await snapshotQuery(db))[0]!.snapshot;
+      return this.at((await snapshotQuery(db))[0]!.snapshot, key, compute);
+    },
+
+    /**
+     * `get` with the snapshot already read by a statement of the same request, before computing
+     * (a page's `pg_current_snapshot()`, server/db/json-rows.ts): one round trip fewer.
+     */
+    at(current: string, key: string, compute: () => Promise<Answer>): Promise<Answer> {
       if (current !== snapshot) {
         snapshot = current;
         const dropped = [...answers.values()];

@@ -226,17 +226,17 @@ export function createInvoiceRepository(db: DbExecutor) {
     /**
      * A page of the Invoices screen, newest first (invoices_list_order_idx / its per-status twin;
      * overdue ones by due date, oldest first, through invoices_open_due_idx). The total, when the
-     * page alone does not tell it, is `count` (below).
+     * page alone does not tell it, is `count`, told the page's snapshot (a kept count, or listCount).
      */
-    async list(query: InvoiceListQuery, today: string, count: () => Promise<number>) {
+    async list(query: InvoiceListQuery, today: string, count: (snapshot: string) => Promise<number>) {
       const { where, order } = listFilter(query, today);
       const offset = (query.page - 1) * query.pageSize;
-      const rows = await jsonRows<InvoiceListRow>(
+      const { rows, snapshot } = await jsonRows<InvoiceListRow>(
         db,
         db.select(jsonColumns(listColumns)).from(invoices).where(where).orderBy(...order).limit(query.pageSize).offset(offset),
       );
       if (rows.length > 0 && rows.length < query.pageSize) return { rows, total: offset + rows.length, totalCapped: false };
-      return { rows, ...cappedTotal(await count(), rows.length === 0 ? 0 : offset + rows.length) };
+      return { rows, ...cappedTotal(await count(snapshot), rows.length === 0 ? 0 : offset + rows.length) };
     },
 
     /** The invoices a list's filters match, counted up to countCap + 1 (server/db/count-cap.ts). */

@@ -365,8 +365,8 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
     async list(query: InvoiceListQuery): Promise<InvoiceListResponse> {
       const day = today();
       const { page: _page, pageSize: _pageSize, ...filter } = query;
-      const { rows, total, totalCapped } = await repository.list(query, day, () =>
-        listCounts.get(JSON.stringify([day, filter]), () => repository.listCount(query, day)),
+      const { rows, total, totalCapped } = await repository.list(query, day, (snapshot) =>
+        listCounts.at(snapshot, JSON.stringify([day, filter]), () => repository.listCount(query, day)),
       );
       return {
         invoices: rows.map(
