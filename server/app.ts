@@ -70,6 +70,7 @@ import { createCustomerRepository } from './modules/customers/customer.repositor
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
 import { createPriceBookService, priceBookRoutes } from './modules/price-book/index.ts';
 import { billingSettingsRoutes, createBillingSettingsService } from './modules/billing-settings/index.ts';
+import { availabilityRoutes, createAvailabilityService } from './modules/availability/index.ts';
 import { createQuoteService, quotePublicRoutes, quoteRoutes } from './modules/quotes/index.ts';
 import { createInvoiceSending, createInvoiceService, createOnlineInvoices, invoiceDocumentRoutes, invoicePublicRoutes, invoiceRoutes, markPrivate } from './modules/invoices/index.ts';
 import { createPaymentGateway } from './adapters/payments/index.ts';
@@ -387,6 +388,9 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   // Billing (issue 20, decision 024-f): the price book (staff read, admins change) and Settings -> Billing.
   await app.register(priceBookRoutes, { priceBook: createPriceBookService({ db: database.db }) });
   await app.register(billingSettingsRoutes, { billingSettings: createBillingSettingsService({ db: database.db }) });
+
+  // Online booking (issue 21, decision 026-c): Settings -> Online booking.
+  await app.register(availabilityRoutes, { availability: createAvailabilityService({ db: database.db, timeZone: config.businessTimeZone }) });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir, csp) : undefined;
   app.setNotFoundHandler((request, reply) => {

@@ -194,6 +194,16 @@ export const technicians = pgTable(
     /** Calendar colour, #rrggbb. */
     color: text('color').notNull().default('#0d9488'),
     active: boolean('active').notNull().default(true),
+    /**
+     * Working hours by weekday ("0" = Sunday): local "HH:MM" ranges, in order, not overlapping
+     * (shared/booking.ts validates them; decision 026-c). Monday to Friday 8:00-17:00 until set.
+     */
+    workingHours: jsonb('working_hours')
+      .$type<Record<string, { start: string; end: string }[]>>()
+      .notNull()
+      .default(sql`'{"1":[{"start":"08:00","end":"17:00"}],"2":[{"start":"08:00","end":"17:00"}],"3":[{"start":"08:00","end":"17:00"}],"4":[{"start":"08:00","end":"17:00"}],"5":[{"start":"08:00","end":"17:00"}]}'::jsonb`),
+    /** The service types online booking may give this technician (all until set). */
+    serviceTypes: text('service_types').array().notNull().default(sql`'{repair,maintenance,installation,inspection,ductwork}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -201,6 +211,58 @@ export const technicians = pgTable(
     check('technicians_color_check', sql`${table.color} ~ '^#[0-9a-fA-F]{6}$'`),
     // Two active technicians never share a name (any case): the pickers and the calendar tell them apart by it.
     uniqueIndex('technicians_active_name_key').on(sql`lower(${table.name})`).where(sql`${table.active}`),
+  ],
+);
+
+/**
+ * A technician's time off (issue 21, decision 026-c): whole days from starts_on to ends_on, or part
+ * of one day (both times, starts_on = ends_on). Online booking offers no visit that overlaps it.
+ */
+export const technicianTimeOff = pgTable(
+  'technician_time_off',
+  {
+    id: id(),
+    technicianId: uuid('technician_id')
+      .notNull()
+      .references(() => technicians.id, { onDelete: 'cascade' }),
+    startsOn: date('starts_on').notNull(),
+    endsOn: date('ends_on').notNull(),
+    startTime: time('start_time'),
+    endTime: time('end_time'),
+    reason: text('reason').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('technician_time_off_dates_check', sql`${table.endsOn} >= ${table.startsOn}`),
+    check(
+      'technician_time_off_part_day_check',
+      sql`(${table.startTime} is null and ${table.endTime} is null) or (${table.startTime} is not null and ${table.endTime} > ${table.startTime} and ${table.startsOn} = ${table.endsOn})`,
+    ),
+    // A technician's time off that overlaps a range of dates: (technician, ends_on) from the range's first day.
+    index('technician_time_off_technician_ends_idx').on(table.technicianId, table.endsOn),
+  ],
+);
+
+/**
+ * One row: Settings -> Online booking (issue 21, decision 026-c). The arrival windows and the
+ * per-service-type rules are JSON validated by shared/booking.ts; no row means the defaults.
+ */
+export const bookingSettings = pgTable(
+  'booking_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    onlineBookingEnabled: boolean('online_booking_enabled').notNull(),
+    arrivalWindows: jsonb('arrival_windows').$type<{ start: string; end: string }[]>().notNull(),
+    travelBufferMinutes: integer('travel_buffer_minutes').notNull(),
+    serviceAreaZips: text('service_area_zips').array().notNull(),
+    cancelCutoffHours: integer('cancel_cutoff_hours').notNull(),
+    serviceTypes: jsonb('service_types').$type<Record<string, { durationMinutes: number; bookableOnline: boolean; leadTimeHours: number; horizonDays: number }>>().notNull(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check('booking_settings_single_row_check', sql`${table.id} = 1`),
+    check('booking_settings_buffer_check', sql`${table.travelBufferMinutes} between 0 and 240`),
+    check('booking_settings_cutoff_check', sql`${table.cancelCutoffHours} between 0 and 168`),
   ],
 );
 

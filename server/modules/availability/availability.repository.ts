@@ -1,0 +1,69 @@
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import type { DbExecutor } from '#server/db/client.ts';
+import { bookingSettings, technicians, technicianTimeOff } from '#server/db/schema/index.ts';
+
+export type BookingSettingsRow = typeof bookingSettings.$inferSelect;
+export type BookingSettingsValues = Omit<BookingSettingsRow, 'id' | 'updatedAt'>;
+export type TimeOffRow = typeof technicianTimeOff.$inferSelect;
+export type NewTimeOff = Omit<typeof technicianTimeOff.$inferInsert, 'id' | 'createdAt'>;
+
+const technicianColumns = {
+  id: technicians.id,
+  name: technicians.name,
+  active: technicians.active,
+  workingHours: technicians.workingHours,
+  serviceTypes: technicians.serviceTypes,
+};
+export type TechnicianAvailabilityRow = { id: string; name: string; active: boolean; workingHours: Record<string, { start: string; end: string }[]>; serviceTypes: string[] };
+
+export function createAvailabilityRepository(db: DbExecutor) {
+  return {
+    /** The one row, or undefined while the defaults are in force (the migration makes no row). */
+    async readSettings(): Promise<BookingSettingsRow | undefined> {
+      return (await db.select().from(bookingSettings).where(eq(bookingSettings.id, 1)))[0];
+    },
+
+    async lockSettings(): Promise<BookingSettingsRow | undefined> {
+      return (await db.select().from(bookingSettings).where(eq(bookingSettings.id, 1)).for('update'))[0];
+    },
+
+    async saveSettings(values: BookingSettingsValues): Promise<BookingSettingsRow> {
+      const rows = await db
+        .insert(bookingSettings)
+        .values({ id: 1, ...values })
+        .onConflictDoUpdate({ target: bookingSettings.id, set: { ...values, updatedAt: sql`now()` } })
+        .returning();
+      return rows[0]!;
+    },
+
+    /** Every technician (active first, then by name) with the hours and service types online booking uses. */
+    async listTechnicians(): Promise<TechnicianAvailabilityRow[]> {
+      return db.select(technicianColumns).from(technicians).orderBy(sql`${technicians.active} desc`, sql`lower(${technicians.name})`, asc(technicians.id));
+    },
+
+    async lockTechnician(id: string): Promise<TechnicianAvailabilityRow | undefined> {
+      return (await db.select(technicianColumns).from(technicians).where(eq(technicians.id, id)).for('update'))[0];
+    },
+
+    async updateTechnician(id: string, values: Pick<TechnicianAvailabilityRow, 'workingHours' | 'serviceTypes'>): Promise<TechnicianAvailabilityRow> {
+      return (await db.update(technicians).set({ ...values, updatedAt: sql`now()` }).where(eq(technicians.id, id)).returning(technicianColumns))[0]!;
+    },
+
+    /** Time off that ends on or after `from`, by technician, soonest first. */
+    async timeOffFrom(from: string, technicianId?: string): Promise<TimeOffRow[]> {
+      return db
+        .select()
+        .from(technicianTimeOff)
+        .where(and(gte(technicianTimeOff.endsOn, from), technicianId ? eq(technicianTimeOff.technicianId, technicianId) : undefined))
+        .orderBy(asc(technicianTimeOff.startsOn), asc(technicianTimeOff.startTime), asc(technicianTimeOff.id));
+    },
+
+    async insertTimeOff(values: NewTimeOff): Promise<TimeOffRow> {
+      return (await db.insert(technicianTimeOff).values(values).returning())[0]!;
+    },
+
+    async deleteTimeOff(id: string): Promise<TimeOffRow | undefined> {
+      return (await db.delete(technicianTimeOff).where(eq(technicianTimeOff.id, id)).returning())[0];
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import {
+  bookingMessages,
+  defaultBookingSettings,
+  type BookingSettings,
+  type BookingSettingsPage,
+  type TechnicianBooking,
+  type TimeOff,
+  type TimeOffBody,
+  type technicianAvailabilitySchema,
+} from '#shared/booking.ts';
+import type { WorkOrderServiceType } from '#shared/enums.ts';
+import { todayIn } from '#shared/dates.ts';
+import type { z } from 'zod';
+import { withTransaction, type Database } from '#server/db/client.ts';
+import { AppError } from '#server/errors.ts';
+import { isUuid } from '#server/lib/uuid.ts';
+import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
+import { createAvailabilityRepository, type BookingSettingsRow, type TechnicianAvailabilityRow, type TimeOffRow } from './availability.repository.ts';
+
+const settingsFields = ['onlineBookingEnabled', 'arrivalWindows', 'travelBufferMinutes', 'serviceAreaZips', 'cancelCutoffHours', 'serviceTypes'] as const;
+const technicianNotFound = () => new AppError('NOT_FOUND', bookingMessages.technicianNotFound);
+
+function toSettings(row: BookingSettingsRow | undefined): { settings: BookingSettings; updatedAt: string | null } {
+  if (!row) return { settings: structuredClone(defaultBookingSettings), updatedAt: null };
+  return {
+    settings: {
+      onlineBookingEnabled: row.onlineBookingEnabled,
+      arrivalWindows: row.arrivalWindows,
+      travelBufferMinutes: row.travelBufferMinutes,
+      serviceAreaZips: row.serviceAreaZips,
+      cancelCutoffHours: row.cancelCutoffHours,
+      // A service type added after the settings were saved gets its default rules.
+      serviceTypes: { ...defaultBookingSettings.serviceTypes, ...row.serviceTypes },
+    },
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** "08:00:00" (PostgreSQL's time) → "08:00". */
+const hhmm = (time: string | null) => (time === null ? null : time.slice(0, 5));
+
+function toTimeOff(row: TimeOffRow): TimeOff {
+  return { id: row.id, technicianId: row.technicianId, startsOn: row.startsOn, endsOn: row.endsOn, startTime: hhmm(row.startTime), endTime: hhmm(row.endTime), reason: row.reason };
+}
+
+/** "2026-12-24", "2026-12-24 to 2026-12-31", "2026-12-02 13:00-17:00": how the activity log shows time off. */
+const timeOffLabel = (entry: TimeOff) =>
+  `${entry.startsOn}${entry.endsOn === entry.startsOn ? '' : ` to ${entry.endsOn}`}${entry.startTime ? ` ${entry.startTime}-${entry.endTime}` : ''}`;
+
+function toTechnician(row: TechnicianAvailabilityRow, timeOff: TimeOffRow[]): TechnicianBooking {
+  return {
+    id: row.id,
+    name: row.name,
+    active: row.active,
+    workingHours: row.workingHours,
+    serviceTypes: row.serviceTypes as WorkOrderServiceType[],
+    timeOff: timeOff.filter((entry) => entry.technicianId === row.id).map(toTimeOff),
+  };
+}
+
+/** Reads the settings as booking needs them: the defaults while none were saved. */
+export async function readBookingSettings(db: Database): Promise<BookingSettings> {
+  return toSettings(await createAvailabilityRepository(db).readSettings()).settings;
+}
+
+/**
+ * Settings -> Online booking (issue 21, decision 026-c): the company's rules and each technician's
+ * hours, service types and time off. Every change audited.
+ */
+export function createAvailabilityService(options: { db: Database; timeZone: string; now?: () => Date }) {
+  const { db, timeZone, now = () => new Date() } = options;
+  const repository = createAvailabilityRepository(db);
+
+  return {
+    async readPage(): Promise<BookingSettingsPage> {
+      const [settings, technicianRows, timeOff] = [await repository.readSettings(), await repository.listTechnicians(), await repository.timeOffFrom(todayIn(timeZone, now()))];
+      return { ...toSettings(settings), technicians: technicianRows.map((row) => toTechnician(row, timeOff)) };
+    },
+
+    async saveSettings(values: BookingSettings, actor: AuditActor): Promise<{ settings: BookingSettings; updatedAt: string | null }> {
+      return withTransaction(db, async (tx) => {
+        const settings = createAvailabilityRepository(tx);
+        const before = toSettings(await settings.lockSettings()).settings;
+        const changes = diffFields(before, values, { only: [...settingsFields] });
+        if (!hasChanges(changes)) return toSettings(await settings.readSettings());
+        const row = await settings.saveSettings(values);
+        await recordAudit(tx, { actor, entityType: 'settings', entityId: 'booking', entityLabel: 'Online booking', action: 'updated', changes });
+        return toSettings(row);
+      });
+    },
+
+    async saveTechnician(id: string, values: z.output<typeof technicianAvailabilitySchema>, actor: AuditActor): Promise<TechnicianBooking> {
+      if (!isUuid(id)) throw technicianNotFound();
+      return withTransaction(db, async (tx) => {
+        const technicians = createAvailabilityRepository(tx);
+        const before = await technicians.lockTechnician(id);
+        if (!before) throw technicianNotFound();
+        const workingHours = Object.fromEntries(Object.entries(values.workingHours).filter(([, ranges]) => ranges && ranges.length > 0)) as Record<string, { start: string; end: string }[]>;
+        const after = { workingHours, serviceTypes: values.serviceTypes };
+        const changes = diffFields({ workingHours: before.workingHours, serviceTypes: before.serviceTypes }, after);
+        const row = hasChanges(changes) ? await technicians.updateTechnician(id, after) : before;
+        if (hasChanges(changes)) {
+          await recordAudit(tx, { actor, entityType: 'technician', entityId: id, entityLabel: before.name, action: 'availability_updated', changes });
+        }
+        return toTechnician(row, await technicians.timeOffFrom(todayIn(timeZone, now()), id));
+      });
+    },
+
+    async addTimeOff(technicianId: string, body: TimeOffBody, actor: AuditActor): Promise<TimeOff> {
+      if (!isUuid(technicianId)) throw technicianNotFound();
+      return withTransaction(db, async (tx) => {
+        const technicians = createAvailabilityRepository(tx);
+        const technician = await technicians.lockTechnician(technicianId);
+        if (!technician) throw technicianNotFound();
+        const row = await technicians.insertTimeOff({ technicianId, ...body });
+        const timeOff = toTimeOff(row);
+        await recordAudit(tx, {
+          actor,
+          entityType: 'technician',
+          entityId: technicianId,
+          entityLabel: technician.name,
+          action: 'time_off_added',
+          changes: { timeOff: [null, timeOffLabel(timeOff)] },
+        });
+        return timeOff;
+      });
+    },
+
+    async removeTimeOff(id: string, actor: AuditActor): Promise<void> {
+      if (!isUuid(id)) throw new AppError('NOT_FOUND', bookingMessages.timeOffNotFound);
+      await withTransaction(db, async (tx) => {
+        const repository = createAvailabilityRepository(tx);
+        const row = await repository.deleteTimeOff(id);
+        if (!row) throw new AppError('NOT_FOUND', bookingMessages.timeOffNotFound);
+        const technician = await repository.lockTechnician(row.technicianId);
+        await recordAudit(tx, {
+          actor,
+          entityType: 'technician',
+          entityId: row.technicianId,
+          entityLabel: technician?.name ?? 'Technician',
+          action: 'time_off_removed',
+          changes: { timeOff: [timeOffLabel(toTimeOff(row)), null] },
+        });
+      });
+    },
+  };
+}
+
+export type AvailabilityService = ReturnType<typeof createAvailabilityService>;
