@@ -70,7 +70,7 @@ import { createCustomerRepository } from './modules/customers/customer.repositor
 import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } from './modules/work-orders/index.ts';
 import { createPriceBookService, priceBookRoutes } from './modules/price-book/index.ts';
 import { billingSettingsRoutes, createBillingSettingsService } from './modules/billing-settings/index.ts';
-import { availabilityRoutes, createAvailabilityService } from './modules/availability/index.ts';
+import { availabilityPublicRoutes, availabilityRoutes, createAvailabilityService } from './modules/availability/index.ts';
 import { createQuoteService, quotePublicRoutes, quoteRoutes } from './modules/quotes/index.ts';
 import { createInvoiceSending, createInvoiceService, createOnlineInvoices, invoiceDocumentRoutes, invoicePublicRoutes, invoiceRoutes, markPrivate } from './modules/invoices/index.ts';
 import { createPaymentGateway } from './adapters/payments/index.ts';
@@ -104,6 +104,8 @@ export type AppDependencies = {
 
 /** Customer invoice and quote links (page loads, PDF): per client address and minute; checkouts and answers a third of it. */
 export const publicInvoiceLimitPerMinute = 60;
+/** Reads of the open booking windows per client address (issue 21): a visitor changing service type and ZIP code a few times. */
+export const publicBookingLimitPerMinute = 60;
 
 function replacedBelow(): never {
   throw new Error('the zod compilers replace this factory (app.setValidatorCompiler, app.setSerializerCompiler)');
@@ -390,7 +392,9 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   await app.register(billingSettingsRoutes, { billingSettings: createBillingSettingsService({ db: database.db }) });
 
   // Online booking (issue 21, decision 026-c): Settings -> Online booking.
-  await app.register(availabilityRoutes, { availability: createAvailabilityService({ db: database.db, timeZone: config.businessTimeZone }) });
+  const availability = createAvailabilityService({ db: database.db, timeZone: config.businessTimeZone, ...(now ? { now } : {}) });
+  await app.register(availabilityRoutes, { availability });
+  await app.register(availabilityPublicRoutes, { availability, limitPerMinute: publicBookingLimitPerMinute });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir, csp) : undefined;
   app.setNotFoundHandler((request, reply) => {

@@ -187,3 +187,22 @@ export type BookingSettingsPage = z.infer<typeof bookingSettingsPageSchema>;
 
 export const technicianBookingResponseSchema = z.object({ technician: technicianBookingSchema });
 export const timeOffResponseSchema = z.object({ timeOff: timeOffSchema });
+
+/** GET /api/public/booking/windows: the open arrival windows for a service type at a ZIP code. */
+export const openWindowsQuerySchema = z.object({
+  serviceType: z.enum(workOrderServiceTypes, bookingMessages.serviceTypesInvalid),
+  zip: zipSchema,
+});
+export type OpenWindowsQuery = z.infer<typeof openWindowsQuerySchema>;
+
+/**
+ * `open`: the windows, soonest first (possibly none in the horizon); `outside_area`: the ZIP code is
+ * not served; `not_online`: online booking is off, or this service type is booked by phone. Nothing
+ * about technicians or other customers' visits.
+ */
+export const openWindowsResponseSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('open'), windows: z.array(z.object({ date: z.string(), start: z.string(), end: z.string() })) }),
+  z.object({ status: z.literal('outside_area') }),
+  z.object({ status: z.literal('not_online') }),
+]);
+export type OpenWindowsResponse = z.infer<typeof openWindowsResponseSchema>;

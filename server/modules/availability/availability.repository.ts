@@ -1,6 +1,7 @@
-import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { activeWorkOrderStatuses } from '#shared/enums.ts';
 import type { DbExecutor } from '#server/db/client.ts';
-import { bookingSettings, technicians, technicianTimeOff } from '#server/db/schema/index.ts';
+import { bookingSettings, technicians, technicianTimeOff, workOrders } from '#server/db/schema/index.ts';
 
 export type BookingSettingsRow = typeof bookingSettings.$inferSelect;
 export type BookingSettingsValues = Omit<BookingSettingsRow, 'id' | 'updatedAt'>;
@@ -56,6 +57,32 @@ export function createAvailabilityRepository(db: DbExecutor) {
         .from(technicianTimeOff)
         .where(and(gte(technicianTimeOff.endsOn, from), technicianId ? eq(technicianTimeOff.technicianId, technicianId) : undefined))
         .orderBy(asc(technicianTimeOff.startsOn), asc(technicianTimeOff.startTime), asc(technicianTimeOff.id));
+    },
+
+    /** Time off of any technician that overlaps the dates from `from` to `to`. */
+    async timeOffBetween(from: string, to: string): Promise<TimeOffRow[]> {
+      return db
+        .select()
+        .from(technicianTimeOff)
+        .where(and(gte(technicianTimeOff.endsOn, from), lte(technicianTimeOff.startsOn, to)));
+    },
+
+    /** The open visits with a technician and times from `from` to `to` (work_orders_service_date_idx): what keeps a technician busy. */
+    async visitsBetween(from: string, to: string): Promise<{ technicianId: string; date: string; startTime: string; endTime: string }[]> {
+      const rows = await db
+        .select({ technicianId: workOrders.technicianId, date: workOrders.serviceDate, startTime: workOrders.scheduledStartTime, endTime: workOrders.scheduledEndTime })
+        .from(workOrders)
+        .where(
+          and(
+            gte(workOrders.serviceDate, from),
+            lte(workOrders.serviceDate, to),
+            isNotNull(workOrders.technicianId),
+            isNotNull(workOrders.scheduledStartTime),
+            isNotNull(workOrders.scheduledEndTime),
+            inArray(workOrders.status, [...activeWorkOrderStatuses]),
+          ),
+        );
+      return rows.map((row) => ({ technicianId: row.technicianId!, date: row.date, startTime: row.startTime!, endTime: row.endTime! }));
     },
 
     async insertTimeOff(values: NewTimeOff): Promise<TimeOffRow> {

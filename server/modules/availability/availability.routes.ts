@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema, noContentSchema } from '#shared/api.ts';
 import {
   bookingSettingsPageSchema,
+  openWindowsQuerySchema,
+  openWindowsResponseSchema,
   bookingSettingsSchema,
   technicianAvailabilitySchema,
   technicianBookingResponseSchema,
@@ -45,6 +47,22 @@ export async function availabilityRoutes(app: FastifyInstance, { availability }:
     async (request, reply) => {
       await availability.removeTimeOff(request.params.id, actorOf(request));
       return sendNoContent(reply);
+    },
+  );
+}
+
+/**
+ * The open arrival windows for the booking page and the chat (issue 21): no session; limited per
+ * client address; the answer names no technician and no other visit, and is never cached.
+ */
+export async function availabilityPublicRoutes(app: FastifyInstance, options: { availability: AvailabilityService; limitPerMinute: number }): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  routes.get(
+    '/api/public/booking/windows',
+    { config: { rateLimit: { max: options.limitPerMinute, timeWindow: '1 minute' } }, schema: { querystring: openWindowsQuerySchema, response: { 200: openWindowsResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return options.availability.openWindows(request.query);
     },
   );
 }

@@ -1,6 +1,10 @@
 import {
   bookingMessages,
   defaultBookingSettings,
+  minutesOfDay,
+  timeOfDay,
+  type OpenWindowsQuery,
+  type OpenWindowsResponse,
   type BookingSettings,
   type BookingSettingsPage,
   type TechnicianBooking,
@@ -9,12 +13,13 @@ import {
   type technicianAvailabilitySchema,
 } from '#shared/booking.ts';
 import type { WorkOrderServiceType } from '#shared/enums.ts';
-import { todayIn } from '#shared/dates.ts';
+import { addDays, todayIn } from '#shared/dates.ts';
 import type { z } from 'zod';
 import { withTransaction, type Database } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
 import { isUuid } from '#server/lib/uuid.ts';
 import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
+import { localMoment, openWindows, type TechnicianAvailability } from './slots.ts';
 import { createAvailabilityRepository, type BookingSettingsRow, type TechnicianAvailabilityRow, type TimeOffRow } from './availability.repository.ts';
 
 const settingsFields = ['onlineBookingEnabled', 'arrivalWindows', 'travelBufferMinutes', 'serviceAreaZips', 'cancelCutoffHours', 'serviceTypes'] as const;
@@ -58,6 +63,18 @@ function toTechnician(row: TechnicianAvailabilityRow, timeOff: TimeOffRow[]): Te
   };
 }
 
+const toMinutes = (range: { start: string; end: string }) => ({ start: minutesOfDay(range.start), end: minutesOfDay(range.end) });
+
+/** Time off as the rule reads it: one entry per day, whole or part. */
+function expandTimeOff(rows: TimeOffRow[]): TechnicianAvailability['timeOff'] {
+  return rows.flatMap((row) => {
+    if (row.startTime !== null && row.endTime !== null) return [{ date: row.startsOn, range: toMinutes({ start: row.startTime, end: row.endTime }) }];
+    const days: { date: string }[] = [];
+    for (let date = row.startsOn; date <= row.endsOn; date = addDays(date, 1)) days.push({ date });
+    return days;
+  });
+}
+
 /** Reads the settings as booking needs them: the defaults while none were saved. */
 export async function readBookingSettings(db: Database): Promise<BookingSettings> {
   return toSettings(await createAvailabilityRepository(db).readSettings()).settings;
@@ -72,6 +89,44 @@ export function createAvailabilityService(options: { db: Database; timeZone: str
   const repository = createAvailabilityRepository(db);
 
   return {
+    /**
+     * The open arrival windows for a service type at a ZIP code (issue 21): from now plus the
+     * type's lead time to today plus its horizon, through the technicians who do it.
+     */
+    async openWindows(query: OpenWindowsQuery): Promise<OpenWindowsResponse> {
+      const settings = toSettings(await repository.readSettings()).settings;
+      const rules = settings.serviceTypes[query.serviceType];
+      if (!settings.onlineBookingEnabled || !rules.bookableOnline) return { status: 'not_online' };
+      if (!settings.serviceAreaZips.includes(query.zip)) return { status: 'outside_area' };
+      const instant = now();
+      const earliest = localMoment(new Date(instant.getTime() + rules.leadTimeHours * 3_600_000), timeZone);
+      const lastDate = addDays(todayIn(timeZone, instant), rules.horizonDays);
+      if (earliest.date > lastDate) return { status: 'open', windows: [] };
+      const [technicianRows, timeOff, visits] = [
+        await repository.listTechnicians(),
+        await repository.timeOffBetween(earliest.date, lastDate),
+        await repository.visitsBetween(earliest.date, lastDate),
+      ];
+      const technicians = technicianRows
+        .filter((row) => row.active && row.serviceTypes.includes(query.serviceType))
+        .map((row): TechnicianAvailability => ({
+          id: row.id,
+          serviceTypes: row.serviceTypes,
+          weeklyHours: Object.fromEntries(Object.entries(row.workingHours).map(([day, ranges]) => [day, ranges.map(toMinutes)])),
+          timeOff: expandTimeOff(timeOff.filter((entry) => entry.technicianId === row.id)),
+          visits: visits.filter((visit) => visit.technicianId === row.id).map((visit) => ({ date: visit.date, ...toMinutes({ start: visit.startTime, end: visit.endTime }) })),
+        }));
+      const open = openWindows(technicians, {
+        serviceType: query.serviceType,
+        durationMinutes: rules.durationMinutes,
+        bufferMinutes: settings.travelBufferMinutes,
+        windows: settings.arrivalWindows.map(toMinutes),
+        earliest,
+        lastDate,
+      });
+      return { status: 'open', windows: open.map((entry) => ({ date: entry.date, start: timeOfDay(entry.window.start), end: timeOfDay(entry.window.end) })) };
+    },
+
     async readPage(): Promise<BookingSettingsPage> {
       const [settings, technicianRows, timeOff] = [await repository.readSettings(), await repository.listTechnicians(), await repository.timeOffFrom(todayIn(timeZone, now()))];
       return { ...toSettings(settings), technicians: technicianRows.map((row) => toTechnician(row, timeOff)) };
