@@ -1,5 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultBookingSettings, openWindowsResponseSchema, type BookingSettingsInput } from '#shared/booking.ts';
+import { withTransaction } from '#server/db/client.ts';
+import { createAvailabilityService } from '#server/modules/availability/index.ts';
+import { defaultBookingSettings, openWindowsResponseSchema, timeOfDay, type BookingSettingsInput } from '#shared/booking.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 /**
@@ -100,5 +103,33 @@ describe('open arrival windows', () => {
     const bad = await context.app.inject({ method: 'GET', url: '/api/public/booking/windows?serviceType=emergency&zip=2991' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['serviceType', 'zip']);
+  });
+
+  it('gives the last open window to exactly one of 50 bookings at once: each claims it under the technicians’ locks and re-checks', async () => {
+    // Tuesdays 8-10 only, inspections only: one 60-minute visit at 8:00, and then, with the
+    // 30-minute buffer, no arrival before 9:30, whose visit would end after 10:00.
+    const drew = await technician('Drew Last', ['inspection']);
+    expect((await api('PUT', `/api/admin/settings/booking/technicians/${drew}`, { workingHours: { '2': [{ start: '08:00', end: '10:00' }] }, serviceTypes: ['inspection'] })).statusCode).toBe(200);
+    const before = await windows('serviceType=inspection&zip=29910');
+    expect(before.status === 'open' && before.windows.filter((window) => window.date === '2027-03-16')).toEqual([{ date: '2027-03-16', start: '08:00', end: '10:00' }]);
+
+    const availability = createAvailabilityService({ db: context.database.db, timeZone: context.config.businessTimeZone, now: () => fridayNineAm });
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        withTransaction(context.database.db, async (tx) => {
+          const claimed = await availability.claimWindow(tx, { serviceType: 'inspection', date: '2027-03-16', window: { start: '08:00', end: '10:00' } });
+          if (!claimed) return undefined;
+          await tx.execute(sql`insert into work_orders (customer_id, title, service_date, scheduled_start_time, scheduled_end_time, technician_id, status, service_type)
+            values (${customerId}, 'Online booking', '2027-03-16', ${timeOfDay(claimed.start)}, ${timeOfDay(claimed.end)}, ${claimed.technicianId}, 'scheduled', 'inspection')`);
+          return claimed;
+        }),
+      ),
+    );
+    const booked = outcomes.filter((outcome) => outcome !== undefined);
+    expect(booked).toEqual([{ technicianId: drew, start: 8 * 60, end: 9 * 60 }]);
+    const [stored] = await context.database.query<{ count: number }>(`select count(*)::int as count from work_orders where technician_id = $1 and service_date = '2027-03-16' and status <> 'cancelled'`, [drew]);
+    expect(stored!.count).toBe(1);
+    const after = await windows('serviceType=inspection&zip=29910');
+    expect(after.status === 'open' && after.windows.filter((window) => window.date === '2027-03-16')).toEqual([]);
   });
 });

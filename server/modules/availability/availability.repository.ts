@@ -46,6 +46,12 @@ export function createAvailabilityRepository(db: DbExecutor) {
       return (await db.select(technicianColumns).from(technicians).where(eq(technicians.id, id)).for('update'))[0];
     },
 
+    /** Holds these technicians' rows until the transaction ends, in id order (no two lockers wait on each other). */
+    async lockTechnicians(ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db.select({ id: technicians.id }).from(technicians).where(inArray(technicians.id, ids)).orderBy(asc(technicians.id)).for('update');
+    },
+
     async updateTechnician(id: string, values: Pick<TechnicianAvailabilityRow, 'workingHours' | 'serviceTypes'>): Promise<TechnicianAvailabilityRow> {
       return (await db.update(technicians).set({ ...values, updatedAt: sql`now()` }).where(eq(technicians.id, id)).returning(technicianColumns))[0]!;
     },

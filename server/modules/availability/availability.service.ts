@@ -15,11 +15,11 @@ import {
 import type { WorkOrderServiceType } from '#shared/enums.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
 import type { z } from 'zod';
-import { withTransaction, type Database } from '#server/db/client.ts';
+import { withTransaction, type Database, type DbExecutor } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
 import { isUuid } from '#server/lib/uuid.ts';
 import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
-import { localMoment, openWindows, type TechnicianAvailability } from './slots.ts';
+import { earliestArrival, localMoment, openWindows, type TechnicianAvailability, type WindowCandidate } from './slots.ts';
 import { createAvailabilityRepository, type BookingSettingsRow, type TechnicianAvailabilityRow, type TimeOffRow } from './availability.repository.ts';
 
 const settingsFields = ['onlineBookingEnabled', 'arrivalWindows', 'travelBufferMinutes', 'serviceAreaZips', 'cancelCutoffHours', 'serviceTypes'] as const;
@@ -88,42 +88,72 @@ export function createAvailabilityService(options: { db: Database; timeZone: str
   const { db, timeZone, now = () => new Date() } = options;
   const repository = createAvailabilityRepository(db);
 
+  /** The rule's view of the technicians who do a service type, with their time off and visits of those dates. */
+  async function availabilityOf(from: DbExecutor, serviceType: WorkOrderServiceType, firstDate: string, lastDate: string): Promise<TechnicianAvailability[]> {
+    const reader = createAvailabilityRepository(from);
+    const [technicianRows, timeOff, visits] = [await reader.listTechnicians(), await reader.timeOffBetween(firstDate, lastDate), await reader.visitsBetween(firstDate, lastDate)];
+    return technicianRows
+      .filter((row) => row.active && row.serviceTypes.includes(serviceType))
+      .map((row) => ({
+        id: row.id,
+        serviceTypes: row.serviceTypes,
+        weeklyHours: Object.fromEntries(Object.entries(row.workingHours).map(([day, ranges]) => [day, ranges.map(toMinutes)])),
+        timeOff: expandTimeOff(timeOff.filter((entry) => entry.technicianId === row.id)),
+        visits: visits.filter((visit) => visit.technicianId === row.id).map((visit) => ({ date: visit.date, ...toMinutes({ start: visit.startTime, end: visit.endTime }) })),
+      }));
+  }
+
+  /** The rule's settings for a service type now: its length, the buffer, the windows, now plus its lead time and today plus its horizon. */
+  function slotRules(settings: BookingSettings, serviceType: WorkOrderServiceType) {
+    const rules = settings.serviceTypes[serviceType];
+    const instant = now();
+    return {
+      serviceType,
+      durationMinutes: rules.durationMinutes,
+      bufferMinutes: settings.travelBufferMinutes,
+      windows: settings.arrivalWindows.map(toMinutes),
+      earliest: localMoment(new Date(instant.getTime() + rules.leadTimeHours * 3_600_000), timeZone),
+      lastDate: addDays(todayIn(timeZone, instant), rules.horizonDays),
+    };
+  }
+
   return {
+    /**
+     * Claims an arrival window for a booking inside the caller's transaction (issue 21): locks the
+     * technicians who do the service type (their rows, in id order, the lock calendar changes take:
+     * decision 015), reads that day's visits and time off inside the transaction, and answers the
+     * technician and times of the earliest arrival the window still allows (the least busy
+     * technician first when several can), or undefined when it is not open any more.
+     */
+    async claimWindow(tx: DbExecutor, request: { serviceType: WorkOrderServiceType; date: string; window: { start: string; end: string } }): Promise<WindowCandidate | undefined> {
+      const settings = toSettings(await createAvailabilityRepository(tx).readSettings()).settings;
+      if (!settings.onlineBookingEnabled || !settings.serviceTypes[request.serviceType].bookableOnline) return undefined;
+      const window = toMinutes(request.window);
+      if (!settings.arrivalWindows.some((offered) => minutesOfDay(offered.start) === window.start && minutesOfDay(offered.end) === window.end)) return undefined;
+      const rules = slotRules(settings, request.serviceType);
+      if (request.date < rules.earliest.date || request.date > rules.lastDate) return undefined;
+      const qualified = (await createAvailabilityRepository(tx).listTechnicians()).filter((row) => row.active && row.serviceTypes.includes(request.serviceType));
+      await createAvailabilityRepository(tx).lockTechnicians(qualified.map((row) => row.id));
+      const technicians = await availabilityOf(tx, request.serviceType, request.date, request.date);
+      const candidates = technicians.flatMap((technician) => {
+        const candidate = earliestArrival(technician, request.date, window, rules);
+        return candidate ? [{ candidate, busy: technician.visits.length }] : [];
+      });
+      candidates.sort((a, b) => a.candidate.start - b.candidate.start || a.busy - b.busy || a.candidate.technicianId.localeCompare(b.candidate.technicianId));
+      return candidates[0]?.candidate;
+    },
+
     /**
      * The open arrival windows for a service type at a ZIP code (issue 21): from now plus the
      * type's lead time to today plus its horizon, through the technicians who do it.
      */
     async openWindows(query: OpenWindowsQuery): Promise<OpenWindowsResponse> {
       const settings = toSettings(await repository.readSettings()).settings;
-      const rules = settings.serviceTypes[query.serviceType];
-      if (!settings.onlineBookingEnabled || !rules.bookableOnline) return { status: 'not_online' };
+      if (!settings.onlineBookingEnabled || !settings.serviceTypes[query.serviceType].bookableOnline) return { status: 'not_online' };
       if (!settings.serviceAreaZips.includes(query.zip)) return { status: 'outside_area' };
-      const instant = now();
-      const earliest = localMoment(new Date(instant.getTime() + rules.leadTimeHours * 3_600_000), timeZone);
-      const lastDate = addDays(todayIn(timeZone, instant), rules.horizonDays);
-      if (earliest.date > lastDate) return { status: 'open', windows: [] };
-      const [technicianRows, timeOff, visits] = [
-        await repository.listTechnicians(),
-        await repository.timeOffBetween(earliest.date, lastDate),
-        await repository.visitsBetween(earliest.date, lastDate),
-      ];
-      const technicians = technicianRows
-        .filter((row) => row.active && row.serviceTypes.includes(query.serviceType))
-        .map((row): TechnicianAvailability => ({
-          id: row.id,
-          serviceTypes: row.serviceTypes,
-          weeklyHours: Object.fromEntries(Object.entries(row.workingHours).map(([day, ranges]) => [day, ranges.map(toMinutes)])),
-          timeOff: expandTimeOff(timeOff.filter((entry) => entry.technicianId === row.id)),
-          visits: visits.filter((visit) => visit.technicianId === row.id).map((visit) => ({ date: visit.date, ...toMinutes({ start: visit.startTime, end: visit.endTime }) })),
-        }));
-      const open = openWindows(technicians, {
-        serviceType: query.serviceType,
-        durationMinutes: rules.durationMinutes,
-        bufferMinutes: settings.travelBufferMinutes,
-        windows: settings.arrivalWindows.map(toMinutes),
-        earliest,
-        lastDate,
-      });
+      const slot = slotRules(settings, query.serviceType);
+      if (slot.earliest.date > slot.lastDate) return { status: 'open', windows: [] };
+      const open = openWindows(await availabilityOf(db, query.serviceType, slot.earliest.date, slot.lastDate), slot);
       return { status: 'open', windows: open.map((entry) => ({ date: entry.date, start: timeOfDay(entry.window.start), end: timeOfDay(entry.window.end) })) };
     },
 
