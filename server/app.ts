@@ -104,8 +104,6 @@ export type AppDependencies = {
 
 /** Customer invoice and quote links (page loads, PDF): per client address and minute; checkouts and answers a third of it. */
 export const publicInvoiceLimitPerMinute = 60;
-/** Reads of the open booking windows per client address (issue 21): a visitor changing service type and ZIP code a few times. */
-export const publicBookingLimitPerMinute = 60;
 
 function replacedBelow(): never {
   throw new Error('the zod compilers replace this factory (app.setValidatorCompiler, app.setSerializerCompiler)');
@@ -394,7 +392,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   // Online booking (issue 21, decision 026-c): Settings -> Online booking.
   const availability = createAvailabilityService({ db: database.db, timeZone: config.businessTimeZone, ...(now ? { now } : {}) });
   await app.register(availabilityRoutes, { availability });
-  await app.register(availabilityPublicRoutes, { availability, limitPerMinute: publicBookingLimitPerMinute });
+  await app.register(availabilityPublicRoutes, { availability, limitPerMinute: config.bookingWindowsLimitPerMinute });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir, csp) : undefined;
   app.setNotFoundHandler((request, reply) => {

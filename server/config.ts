@@ -178,6 +178,8 @@ const envSchema = z
     CHAT_MESSAGE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Submissions of a public form (estimate, booking) allowed per address per 15 minutes. */
     PUBLIC_FORM_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
+    /** Reads of the open online-booking windows allowed per address per minute (issue 21). */
+    BOOKING_WINDOWS_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
     /** The address geocoder (issue 9): offline ZIP centroids unless told otherwise. */
     GEOCODER: z.enum(geocoderNames, { error: `must be one of ${geocoderNames.join(', ')}` }).default('zip'),
     GOOGLE_MAPS_API_KEY: z.string().trim().optional().or(z.literal('').transform(() => undefined)),
@@ -235,6 +237,7 @@ export type AppConfig = {
   geocodingBatch: { pauseMs: number; rateLimitBackoffMs: number };
   email: { smtpUrl: string | undefined; from: string; retentionDays: number };
   publicFormLimitPer15Minutes: number;
+  bookingWindowsLimitPerMinute: number;
   loginLimitPerMinute: number;
   chat: {
     webhookUrl: string | undefined;
@@ -311,6 +314,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       retentionDays: env.EMAIL_RETENTION_DAYS,
     },
     publicFormLimitPer15Minutes: env.PUBLIC_FORM_LIMIT,
+    bookingWindowsLimitPerMinute: env.BOOKING_WINDOWS_LIMIT,
     loginLimitPerMinute: env.LOGIN_RATE_LIMIT,
     chat: {
       webhookUrl: env.CHAT_WEBHOOK_URL,

@@ -132,4 +132,17 @@ describe('open arrival windows', () => {
     const after = await windows('serviceType=inspection&zip=29910');
     expect(after.status === 'open' && after.windows.filter((window) => window.date === '2027-03-16')).toEqual([]);
   });
+
+  it('limits reads per client address, not for everyone', async () => {
+    const limited = await createTestApp({ env: { BOOKING_WINDOWS_LIMIT: '2' }, now: () => fridayNineAm });
+    try {
+      const read = (remoteAddress: string) => limited.app.inject({ method: 'GET', url: '/api/public/booking/windows?serviceType=repair&zip=29910', remoteAddress });
+      expect((await read('203.0.113.7')).statusCode).toBe(200);
+      expect((await read('203.0.113.7')).statusCode).toBe(200);
+      expect((await read('203.0.113.7')).statusCode).toBe(429);
+      expect((await read('203.0.113.8')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
 });
