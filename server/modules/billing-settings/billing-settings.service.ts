@@ -11,8 +11,8 @@ import { withTransaction, type Database } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
 import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { createBillingSettingsRepository, type BillingSettingsRow, type TaxRateRow } from './billing-settings.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const settingsFields = ['paymentTermsDays', 'quoteValidityDays', 'invoiceFooter', 'remindersEnabled', 'reminderDays'] as const;
 const taxRateFields = ['name', 'ratePpm', 'isDefault', 'active'] as const;
 
@@ -100,7 +100,7 @@ export function createBillingSettingsService(options: { db: Database }) {
     },
 
     async updateTaxRate(id: string, values: z.output<typeof taxRateBodySchema>, actor: AuditActor): Promise<TaxRate> {
-      if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND', billingSettingsMessages.taxRateNotFound);
+      if (!isUuid(id)) throw new AppError('NOT_FOUND', billingSettingsMessages.taxRateNotFound);
       if (values.isDefault && !values.active) throw new AppError('VALIDATION_FAILED', billingSettingsMessages.taxDefaultInactive);
       return withTransaction(db, async (tx) => {
         const rates = createBillingSettingsRepository(tx);

@@ -13,8 +13,8 @@ import { recordCustomerChange } from '#server/modules/customers/index.ts';
 import { carryFormSmsConsent } from '#server/modules/messaging/index.ts';
 import { recordWorkOrderChange, toWorkOrder, type WorkOrderRepository } from '#server/modules/work-orders/index.ts';
 import { createCustomerMatchRepository, type AiLeadRow } from './customer-match.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Where staff made the choice: the work order's detail screen or the leads screen. */
 export type CustomerMatchTarget = { kind: 'work_order' | 'chat_lead'; id: string };
@@ -33,7 +33,7 @@ export function createCustomerMatchService(options: { db: Database; workOrderRep
   return {
     async resolve(target: CustomerMatchTarget, decision: CustomerMatchDecision, expectedUpdatedAt: string, actor: AuditActor): Promise<CustomerMatchResolution> {
       const notFound = () => new AppError('NOT_FOUND', target.kind === 'work_order' ? workOrderMessages.notFoundApi : leadMessages.notFound);
-      if (!uuidPattern.test(target.id)) throw notFound();
+      if (!isUuid(target.id)) throw notFound();
       const id = target.id.toLowerCase();
 
       return withTransaction(db, async (tx) => {

@@ -20,6 +20,7 @@ import { AppError } from '#server/errors.ts';
 import { diffFields, hasChanges, recordAudit, recordAudits, type AuditActor } from '#server/modules/audit/index.ts';
 import { createCustomerRepository, type CustomerListRow, type CustomerPhotoRow, type CustomerRow, type NewCustomerPhoto } from './customer.repository.ts';
 import { photoContentType, photoObjectKeys, processPhoto, type ProcessedPhoto } from './photo-pipeline.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
 /** What a technician's upload ties its photos to: the visit, and the app's upload key. */
 /** A photo taken on a visit (the technician app): the work order it is linked to, and its number for the work order's history. */
@@ -29,14 +30,13 @@ export type PhotoLink = { workOrderId?: string; workOrderNumber?: string; idempo
 export type UploadedFile = { fileName: string | undefined; read: () => Promise<Buffer> };
 
 /** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const customerNotFound = () => new AppError('NOT_FOUND', customerMessages.notFoundTitle);
 const photoNotFound = () => new AppError('NOT_FOUND', customerPhotoMessages.photoNotFound);
 
 /** The id in the form the database prints it (lower case): photo object keys are made from it. */
 function customerId(id: string): string {
-  if (!uuidPattern.test(id)) throw customerNotFound();
+  if (!isUuid(id)) throw customerNotFound();
   return id.toLowerCase();
 }
 
@@ -275,7 +275,7 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
     /** The bytes of one version of a photo, with its content type. */
     async photoFile(id: string, photoId: string, variant: 'display' | 'thumbnail'): Promise<{ bytes: Buffer; contentType: string }> {
       const customer = customerId(id);
-      if (!uuidPattern.test(photoId)) throw photoNotFound();
+      if (!isUuid(photoId)) throw photoNotFound();
       const photo = await repository.findPhoto(customer, photoId);
       if (!photo) throw photoNotFound();
       const stored = await storage.get(variant === 'display' ? photo.objectKey : thumbnailKeyOf(photo.objectKey));
@@ -285,7 +285,7 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
 
     async removePhoto(id: string, photoId: string, actor: AuditActor): Promise<void> {
       const customer = customerId(id);
-      if (!uuidPattern.test(photoId)) throw photoNotFound();
+      if (!isUuid(photoId)) throw photoNotFound();
       const photo = await withTransaction(db, async (tx) => {
         const customers = createCustomerRepository(tx);
         const deleted = await customers.deletePhoto(customer, photoId);

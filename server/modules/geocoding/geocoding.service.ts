@@ -32,6 +32,7 @@ import {
   type CacheRow,
   type LookupResult,
 } from './geocoding.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
 export type GeocodingServiceOptions = {
   db: Database;
@@ -54,7 +55,6 @@ export type GeocodingServiceOptions = {
 /** No wait after a rate-limit answer is longer than this, whatever the provider asked. */
 const maxBackoffMs = 60_000;
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const batchNotFound = () => new AppError('NOT_FOUND', 'This geocoding batch does not exist');
 
 function lookupFromCache(row: CacheRow): LookupResult {
@@ -317,7 +317,7 @@ export function createGeocodingService(options: GeocodingServiceOptions) {
     },
 
     async get(id: string): Promise<GeocodingBatch> {
-      if (!uuidPattern.test(id)) throw batchNotFound();
+      if (!isUuid(id)) throw batchNotFound();
       const row = await repository.findBatch(id);
       if (!row) throw batchNotFound();
       return batchWithResults(row);
@@ -325,7 +325,7 @@ export function createGeocodingService(options: GeocodingServiceOptions) {
 
     /** Continues an interrupted batch with the addresses it has not done. */
     async resume(id: string): Promise<GeocodingBatch> {
-      if (!uuidPattern.test(id)) throw batchNotFound();
+      if (!isUuid(id)) throw batchNotFound();
       if (isClosed) throw new AppError('CONFLICT', geocodingMessages.batchRunning);
       await sweepAbandoned();
       const existing = await repository.findBatch(id);
@@ -344,7 +344,7 @@ export function createGeocodingService(options: GeocodingServiceOptions) {
         throw new AppError('VALIDATION_FAILED', geocodingMessages.manualPinOutside);
       }
       const point = parseOrThrow(manualLocationSchema, body);
-      if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND', customerMessages.notFoundTitle);
+      if (!isUuid(id)) throw new AppError('NOT_FOUND', customerMessages.notFoundTitle);
       const row = await repository.placePin(id.toLowerCase(), point, addressLine, (tx, before, after) =>
         recordAudit(tx, {
           actor,

@@ -20,8 +20,8 @@ import { recordAudit, systemActors } from '#server/modules/audit/index.ts';
 import type { DocumentLinkService } from '#server/modules/document-links/index.ts';
 import { createInvoiceRepository, type InvoiceRow } from './invoice.repository.ts';
 import type { InvoiceService } from './invoice.service.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const openStatuses: readonly InvoiceStatus[] = ['sent', 'partially_paid'];
 
 type Log = {
@@ -196,7 +196,7 @@ export function createOnlineInvoices(options: {
       if (!checkout) return 'unknown_session';
       return checkout.invoiceId;
     }
-    if (!fact.invoiceId || !uuidPattern.test(fact.invoiceId)) return 'unknown_invoice';
+    if (!fact.invoiceId || !isUuid(fact.invoiceId)) return 'unknown_invoice';
     const [row] = await tx.select({ id: invoices.id, kind: invoices.kind }).from(invoices).where(eq(invoices.id, fact.invoiceId.toLowerCase()));
     return row && row.kind === 'invoice' ? row.id : 'unknown_invoice';
   }

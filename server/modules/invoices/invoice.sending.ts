@@ -8,8 +8,8 @@ import { recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { queueDocumentMessages } from '#server/modules/messaging/index.ts';
 import { createInvoiceRepository, type InvoiceRow } from './invoice.repository.ts';
 import type { InvoiceService } from './invoice.service.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const sendableStatuses: readonly InvoiceStatus[] = ['sent', 'partially_paid', 'paid'];
 
 /**
@@ -69,7 +69,7 @@ export function createInvoiceSending(options: { db: Database; timeZone: string; 
 
     /** "Send again": another message (and a new link) for an issued invoice that is not void. */
     async sendAgain(invoiceId: string, actor: AuditActor, invoices: InvoiceService): Promise<InvoiceSendResponse> {
-      if (!uuidPattern.test(invoiceId)) throw new AppError('NOT_FOUND', invoiceMessages.notFound);
+      if (!isUuid(invoiceId)) throw new AppError('NOT_FOUND', invoiceMessages.notFound);
       const id = invoiceId.toLowerCase();
       const delivery = await withTransaction(db, async (tx) => {
         const row = await createInvoiceRepository(tx).lock(id);

@@ -32,6 +32,7 @@ import { priceBookItems } from '#server/db/schema/index.ts';
 import { AppError } from '#server/errors.ts';
 import { recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { createInvoiceRepository, type InvoiceRow, type PaymentRow } from './invoice.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
 type CreateValues = z.output<typeof invoiceCreateSchema>;
 type DraftValues = z.output<typeof invoiceDraftUpdateSchema>;
@@ -40,14 +41,13 @@ type ApplyCreditValues = z.output<typeof applyCreditSchema>;
 type PaymentValues = z.output<typeof paymentCreateSchema>;
 type RefundValues = z.output<typeof refundCreateSchema>;
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError('NOT_FOUND', invoiceMessages.notFound);
 const conflict = (message: string) => new AppError('CONFLICT', message);
 const invalid = (message: string, path = 'amountCents') => new AppError('VALIDATION_FAILED', message, [{ path, message }]);
 
 /** The id from the address, lower-cased; a 404 when it cannot be one. */
 function idFrom(id: string, missing = notFound): string {
-  if (!uuidPattern.test(id)) throw missing();
+  if (!isUuid(id)) throw missing();
   return id.toLowerCase();
 }
 
@@ -594,7 +594,7 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
       return withTransaction(db, async (tx) => {
         const invoice = await locked(tx, invoiceId);
         const repo = createInvoiceRepository(tx);
-        const original = uuidPattern.test(paymentId) ? await repo.payment(paymentId.toLowerCase()) : undefined;
+        const original = isUuid(paymentId) ? await repo.payment(paymentId.toLowerCase()) : undefined;
         if (!original || original.invoiceId !== invoice.id || original.kind !== 'payment') throw new AppError('NOT_FOUND', invoiceMessages.paymentNotFound);
         if (original.method === 'credit_note') throw conflict(invoiceMessages.refundOfCredit);
         const left = original.amountCents - (await repo.refundedOf(original.id));

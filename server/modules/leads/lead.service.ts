@@ -30,15 +30,15 @@ import { type CustomerRepository, recordCustomerChange } from '#server/modules/c
 import { recordFormSmsConsent } from '#server/modules/messaging/index.ts';
 import { newWorkOrder, recordWorkOrderChange, technicianUnavailable, type WorkOrderRepository } from '#server/modules/work-orders/index.ts';
 import { createLeadRepository, type LeadRow } from './lead.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
 type ConversionValues = z.output<ReturnType<typeof leadConversionSchema>>;
 
 /** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError('NOT_FOUND', leadMessages.notFound);
 
 function leadId(id: string): string {
-  if (!uuidPattern.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   return id.toLowerCase();
 }
 

@@ -18,12 +18,12 @@ import { compressedJson, type CompressedJson } from '#server/lib/compressed-json
 import { markerSetLimits } from './map-cluster-protocol.ts';
 import { createClusterThread, MarkerSetGoneError } from './map-cluster-thread.ts';
 import { createMapRepository, type MapDateWindow, type MarkerRows, type WorkOrderSummaryRow } from './map.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
 /** A timestamptz as the raw query returns it (a Date, or text on some drivers) as ISO text. */
 const instantText = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
 /** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const mapNotFoundMessages = {
   property: 'No mapped customer at this address',
@@ -165,7 +165,7 @@ export function createMapService(options: { db: Database; timeZone: string; tile
 
     /** The customer popup and sidebar: 404 for an unknown or ungeocoded customer. */
     async customer(id: string): Promise<MapCustomerDetails> {
-      if (!uuidPattern.test(id)) throw new AppError('NOT_FOUND', mapNotFoundMessages.customer);
+      if (!isUuid(id)) throw new AppError('NOT_FOUND', mapNotFoundMessages.customer);
       const row = await repository.customer(id);
       if (!row) throw new AppError('NOT_FOUND', mapNotFoundMessages.customer);
       return {

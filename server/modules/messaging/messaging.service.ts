@@ -32,8 +32,8 @@ import {
 } from '#shared/messaging.ts';
 import { recipientFor } from './messaging.planner.ts';
 import type { ConsentRow, HistoryRow, MessagingRepository } from './messaging.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const customerNotFound = () => new AppError('NOT_FOUND', 'That customer does not exist (it may have been deleted).');
 const messageNotFound = () => new AppError('NOT_FOUND', 'That message does not exist.');
@@ -106,7 +106,7 @@ export function createMessagingService(options: {
   }
 
   function customerKey(id: string): string {
-    if (!uuidPattern.test(id)) throw customerNotFound();
+    if (!isUuid(id)) throw customerNotFound();
     return id.toLowerCase();
   }
 
@@ -165,7 +165,7 @@ export function createMessagingService(options: {
 
     /** A new message copying a finished one, due now (its own dedupe key: a resend is a new send). */
     async resend(id: string, actor: AuditActor): Promise<{ message: Message }> {
-      if (!uuidPattern.test(id)) throw messageNotFound();
+      if (!isUuid(id)) throw messageNotFound();
       const original = await repository.findMessage(id.toLowerCase());
       if (!original) throw messageNotFound();
       if (!resendableStatuses.has(original.status)) {

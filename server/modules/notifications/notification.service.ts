@@ -3,9 +3,9 @@ import { notificationMessages } from '#shared/notifications.ts';
 import type { Database } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
 import { createNotificationRepository, type NotificationRow } from './notification.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
 /** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function toNotification(row: NotificationRow): AdminNotification {
   return {
@@ -32,7 +32,7 @@ export function createNotificationService(options: { db: Database; now?: () => D
 
     /** Marking an already read notification again keeps its first read time. */
     async markRead(id: string): Promise<AdminNotification> {
-      const row = uuidPattern.test(id) ? await repository.markRead(id, now()) : undefined;
+      const row = isUuid(id) ? await repository.markRead(id, now()) : undefined;
       if (!row) throw new AppError('NOT_FOUND', notificationMessages.notFound);
       return toNotification(row);
     },

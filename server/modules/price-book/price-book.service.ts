@@ -25,8 +25,8 @@ import { AppError } from '#server/errors.ts';
 import { csvChunks, CsvParseError, parseCsv, unneutraliseFormula, type CsvValue } from '#server/lib/csv.ts';
 import { diffFields, hasChanges, recordAudit, recordAudits, type AuditActor } from '#server/modules/audit/index.ts';
 import { createPriceBookRepository, type PriceBookRow, type PriceBookValues } from './price-book.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError('NOT_FOUND', priceBookMessages.notFound);
 const auditedFields = ['kind', 'code', 'name', 'description', 'category', 'unit', 'priceCents', 'costCents', 'taxable', 'active'] as const;
 
@@ -236,7 +236,7 @@ export function createPriceBookService(options: { db: Database }) {
   const repository = createPriceBookRepository(db);
 
   async function lockForChange(tx: Database, id: string, expectedUpdatedAt: string | undefined): Promise<PriceBookRow> {
-    if (!uuidPattern.test(id)) throw notFound();
+    if (!isUuid(id)) throw notFound();
     const before = await createPriceBookRepository(tx).lockById(id.toLowerCase());
     if (!before) throw notFound();
     if (expectedUpdatedAt !== undefined && before.updatedAt.getTime() !== new Date(expectedUpdatedAt).getTime()) {
@@ -252,7 +252,7 @@ export function createPriceBookService(options: { db: Database }) {
     },
 
     async get(id: string): Promise<PriceBookItemResponse> {
-      if (!uuidPattern.test(id)) throw notFound();
+      if (!isUuid(id)) throw notFound();
       const row = await repository.findById(id.toLowerCase());
       if (!row) throw notFound();
       return { item: toPriceBookItem(row), inUse: await repository.inUse(row.id) };
@@ -260,7 +260,7 @@ export function createPriceBookService(options: { db: Database }) {
 
     /** The quote and invoice line pickers' lookup: the items with these ids (unknown ids are left out). */
     async findByIds(ids: readonly string[]): Promise<PriceBookItem[]> {
-      const valid = ids.filter((id) => uuidPattern.test(id)).map((id) => id.toLowerCase());
+      const valid = ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
       return (await repository.findByIds(valid)).map(toPriceBookItem);
     },
 

@@ -38,6 +38,7 @@ import { queueDocumentMessages } from '#server/modules/messaging/index.ts';
 import type { NotificationRepository } from '#server/modules/notifications/index.ts';
 import { newWorkOrder, recordWorkOrderChange, type WorkOrderRepository } from '#server/modules/work-orders/index.ts';
 import { createQuoteRepository, type NewQuoteOption, type QuoteLineRow, type QuoteOptionRow, type QuoteRow } from './quote.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
 type CreateValues = z.output<typeof quoteCreateSchema>;
 type UpdateValues = z.output<typeof quoteUpdateSchema>;
@@ -45,7 +46,6 @@ type ApproveValues = z.output<typeof quoteApproveSchema>;
 type DeclineValues = z.output<typeof quoteDeclineSchema>;
 
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError('NOT_FOUND', quoteMessages.notFound);
 const conflict = (message: string) => new AppError('CONFLICT', message);
 const invalid = (message: string, path: string) => new AppError('VALIDATION_FAILED', message, [{ path, message }]);
@@ -54,7 +54,7 @@ const iso = (value: Date | null) => (value ? value.toISOString() : null);
 const linkRefused = () => new AppError('NOT_FOUND', 'This link is not valid or has expired. Please contact us for a new one.');
 
 function idFrom(id: string): string {
-  if (!uuidPattern.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   return id.toLowerCase();
 }
 

@@ -16,11 +16,11 @@ import { recordAudit } from '#server/modules/audit/index.ts';
 import type { EmailOutbox } from '#server/modules/email/index.ts';
 import { setPasswordEmail } from './staff-emails.ts';
 import type { LinkedTechnician, StaffRepository, StaffRow } from './staff.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
 /** How long a set-password link works. */
 export const setPasswordLinkHours = 72;
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type StaffServiceOptions = {
   db: Database;
@@ -64,7 +64,7 @@ export function createStaffAccountService(options: StaffServiceOptions) {
   const passwordContext = (row: { email: string; name: string }) => ({ email: row.email, name: row.name, companyName: company.name });
 
   async function find(id: string, executor: Database = db): Promise<StaffRow> {
-    if (!uuidPattern.test(id)) throw notFound();
+    if (!isUuid(id)) throw notFound();
     const row = await staff.findById(id, executor);
     if (!row) throw notFound();
     return row;

@@ -34,12 +34,12 @@ import type { NotificationRepository } from '#server/modules/notifications/index
 import { isSameVersion, recordWorkOrderChange, statusesAllowedTo, type WorkOrderRow } from '#server/modules/work-orders/index.ts';
 import type { InvoiceService } from '#server/modules/invoices/index.ts';
 import { createTechRepository, type InvoiceSummaryRow, type PhotoRow, type TechRepository } from './tech.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
 type TechAction = z.output<typeof techActionSchema>;
 type VisitsQuery = z.output<typeof techVisitsQuerySchema>;
 type PaymentBody = z.output<typeof techPaymentSchema>;
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const visitNotFound = () => new AppError('NOT_FOUND', techMessages.visitNotFound);
 const photoNotFound = () => new AppError('NOT_FOUND', 'Photo not found');
 
@@ -55,7 +55,7 @@ const stepWords: Record<TechAction['kind'], string> = {
 
 /** A visit id from the address, lower-cased; anything else is the same 404 as another technician's visit. */
 function visitKey(id: string): string {
-  if (!uuidPattern.test(id)) throw visitNotFound();
+  if (!isUuid(id)) throw visitNotFound();
   return id.toLowerCase();
 }
 
@@ -278,7 +278,7 @@ export function createTechService(options: TechServiceOptions) {
       }
       case 'task': {
         if (closed) throw refused(status, action.kind);
-        if (!uuidPattern.test(action.taskId)) throw new AppError('NOT_FOUND', techMessages.taskNotFound);
+        if (!isUuid(action.taskId)) throw new AppError('NOT_FOUND', techMessages.taskNotFound);
         const task = await repo.taskOf(before.id, action.taskId.toLowerCase());
         if (!task) throw new AppError('NOT_FOUND', techMessages.taskNotFound);
         if (task.status !== action.status) {
@@ -584,7 +584,7 @@ export function createTechService(options: TechServiceOptions) {
     /** A photo of a customer with a visit assigned to this technician; 404 for any other. */
     async photoFile(user: StaffUser, photoId: string, variant: 'display' | 'thumbnail') {
       const technicianId = technicianOf(user);
-      if (!uuidPattern.test(photoId)) throw photoNotFound();
+      if (!isUuid(photoId)) throw photoNotFound();
       const photo = await repository.photoForTechnician(technicianId, photoId.toLowerCase());
       if (!photo) throw photoNotFound();
       const stored = await storage.get(variant === 'display' ? photo.objectKey : thumbnailKeyOf(photo.objectKey));

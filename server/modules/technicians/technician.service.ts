@@ -11,8 +11,8 @@ import type { Technician } from '#shared/work-order.ts';
 import { AppError } from '#server/errors.ts';
 import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { createTechnicianRepository, type TechnicianRow } from './technician.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError('NOT_FOUND', technicianMessages.notFound);
 
 function isActiveNameTaken(error: unknown): boolean {
@@ -95,7 +95,7 @@ export function createTechnicianService(options: {
     },
 
     async update(id: string, values: z.output<typeof technicianUpdateSchema>, actor: AuditActor): Promise<TechnicianSettingsItem> {
-      if (!uuidPattern.test(id)) throw notFound();
+      if (!isUuid(id)) throw notFound();
       const key = id.toLowerCase();
       const ended: string[] = [];
       try {

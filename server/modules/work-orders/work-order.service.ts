@@ -38,13 +38,13 @@ import {
   type WorkOrderRepository,
   type WorkOrderRow,
 } from './work-order.repository.ts';
+import { isUuid } from '#server/lib/uuid.ts';
 
 type WorkOrderCreateValues = z.output<ReturnType<typeof workOrderCreateSchema>>;
 export type WorkOrderValues = Omit<WorkOrderCreateValues, 'customerId'>;
 type ScheduleValues = z.output<ReturnType<typeof workOrderScheduleSchema>>;
 
 /** A uuid as PostgreSQL prints it: anything else can never be an id, so it is a 404, not a 500. */
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const workOrderNotFound = () => new AppError('NOT_FOUND', workOrderMessages.notFoundApi);
 const notFound = workOrderNotFound;
@@ -57,7 +57,7 @@ export const technicianUnavailable = () => new AppError('VALIDATION_FAILED', wor
 
 /** The id from the address, lower-cased; a 404 when it cannot be one. */
 export function workOrderId(id: string): string {
-  if (!uuidPattern.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   return id.toLowerCase();
 }
 
@@ -419,7 +419,7 @@ export function createWorkOrderService(options: WorkOrderServiceDependencies) {
 
     async updateTask(id: string, taskId: string, values: z.output<typeof workOrderTaskUpdateSchema>, actor: AuditActor): Promise<WorkOrderTask> {
       const key = workOrderId(id);
-      if (!uuidPattern.test(taskId)) throw new AppError('NOT_FOUND', workOrderMessages.taskNotFound);
+      if (!isUuid(taskId)) throw new AppError('NOT_FOUND', workOrderMessages.taskNotFound);
       return withTransaction(db, async (tx) => {
         const workOrders = workOrderRepository(tx);
         const before = await workOrders.lockTask(key, taskId.toLowerCase());
