@@ -10,8 +10,10 @@
  *    defaults (repair: 2 hours, 12 hours' lead time, 14 days ahead; windows 8-10, 10-12, 13-15,
  *    15-17; a 30-minute travel buffer); `--per-week` scheduled visits a week for the next 15 days,
  *    each an hour or two on a working day, spread over the technicians; and a year of history.
- * 2. Baseline: the service's own work (`openWindows`: settings, technicians, time off and visits
- *    read, then the rule) in-process on the driver, `--connections` callers in flight.
+ * 2. Baseline: the service's own work computed afresh (`computeOpenWindows`: settings,
+ *    technicians, time off and visits read, then the rule) in-process on the driver, `--connections`
+ *    callers in flight. The endpoint keeps its answer per snapshot and minute (decision 013), so it
+ *    can exceed that ceiling while nothing commits.
  * 3. The built server on that database; autocannon at `--connections` connections on
  *    `GET /api/public/booking/windows?serviceType=repair&zip=29910` (1 s warm-up, then `--duration`
  *    seconds), and `GET /healthz` for the machine's constant-answer rate. Prints p50/p99, req/s,
@@ -25,8 +27,10 @@ import { addDays, todayIn } from '#shared/dates.ts';
 import { companyEnvSchema, companyProfileFrom } from '#shared/company.ts';
 import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
 import { createAvailabilityService } from '#server/modules/availability/index.ts';
+import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
+import { createStaffService } from '#server/modules/auth/auth.service.ts';
 import { createScratchPostgresDatabase } from './database.ts';
-import { fixed, formatTable, LatencyRecorder, projectRoot, runHttpLoad, startBuiltServer, type HttpMeasurement, type Measurement } from './lib.ts';
+import { benchAdmin, fixed, formatTable, LatencyRecorder, projectRoot, runHttpLoad, startBuiltServer, type HttpMeasurement, type Measurement } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -54,6 +58,8 @@ const windowsPath = '/api/public/booking/windows?serviceType=repair&zip=29910';
 /** Set-based inserts in one transaction. Visits: `perWeek` a week for 15 days from today, each 60 or 120 minutes from 8:00 to 15:00 on Monday-Saturday. */
 async function seed(handle: DatabaseHandle): Promise<void> {
   const started = performance.now();
+  // A staff user, so the server does not make (and print) a first admin for an empty database.
+  await createStaffService(createAuthRepository(handle.db)).createStaffUser({ ...benchAdmin, role: 'admin' });
   await handle.db.transaction(async (tx) => {
     const run = (text: string) => tx.execute(sql.raw(text));
     await run(`
@@ -120,7 +126,7 @@ try {
     if (first.status !== 'open') throw new Error(`The windows answered ${first.status}`);
     offered = first.windows.length;
     console.log(`${offered} open windows of ${14 * 4} from ${today} to ${addDays(today, 14)}; driver: ${connections} in flight for ${seconds} s...`);
-    driver = await driverLoad(() => availability.openWindows({ serviceType: 'repair', zip: '29910' }));
+    driver = await driverLoad(() => availability.computeOpenWindows({ serviceType: 'repair', zip: '29910' }));
   } finally {
     await handle.close();
   }
@@ -147,7 +153,7 @@ console.log(
     ['measurement', 'req/s', 'p50 ms', 'p99 ms', 'HTTP/driver', 'bar'],
     [
       ['GET /healthz (constant JSON)', fixed(healthz!.requestsPerSecond, 0), fixed(healthz!.p50Ms, 2), fixed(healthz!.p99Ms, 2), '', ''],
-      ['openWindows on the driver', fixed(driver!.requestsPerSecond, 0), fixed(driver!.p50Ms, 2), fixed(driver!.p99Ms, 2), '', ''],
+      ['computeOpenWindows on the driver', fixed(driver!.requestsPerSecond, 0), fixed(driver!.p50Ms, 2), fixed(driver!.p99Ms, 2), '', ''],
       [`GET ${windowsPath}`, fixed(http!.requestsPerSecond, 0), fixed(http!.p50Ms, 2), fixed(http!.p99Ms, 2), fixed(http!.requestsPerSecond / driver!.requestsPerSecond, 2), http!.p99Ms <= barP99Ms ? `ok (p99 <= ${barP99Ms} ms)` : `MISSED (p99 <= ${barP99Ms} ms)`],
     ],
   ),

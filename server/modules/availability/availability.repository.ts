@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { activeWorkOrderStatuses } from '#shared/enums.ts';
 import type { DbExecutor } from '#server/db/client.ts';
+import { jsonColumns, jsonRows } from '#server/db/json-rows.ts';
 import { bookingSettings, technicians, technicianTimeOff, workOrders } from '#server/db/schema/index.ts';
 
 export type BookingSettingsRow = typeof bookingSettings.$inferSelect;
@@ -73,22 +74,28 @@ export function createAvailabilityRepository(db: DbExecutor) {
         .where(and(gte(technicianTimeOff.endsOn, from), lte(technicianTimeOff.startsOn, to)));
     },
 
-    /** The open visits with a technician and times from `from` to `to` (work_orders_service_date_idx): what keeps a technician busy. */
+    /**
+     * The open visits with a technician and times from `from` to `to` (work_orders_service_date_idx):
+     * what keeps a technician busy. As one JSON text (server/db/json-rows.ts): hundreds of rows.
+     */
     async visitsBetween(from: string, to: string): Promise<{ technicianId: string; date: string; startTime: string; endTime: string }[]> {
-      const rows = await db
-        .select({ technicianId: workOrders.technicianId, date: workOrders.serviceDate, startTime: workOrders.scheduledStartTime, endTime: workOrders.scheduledEndTime })
-        .from(workOrders)
-        .where(
-          and(
-            gte(workOrders.serviceDate, from),
-            lte(workOrders.serviceDate, to),
-            isNotNull(workOrders.technicianId),
-            isNotNull(workOrders.scheduledStartTime),
-            isNotNull(workOrders.scheduledEndTime),
-            inArray(workOrders.status, [...activeWorkOrderStatuses]),
+      const { rows } = await jsonRows<{ technicianId: string; date: string; startTime: string; endTime: string }>(
+        db,
+        db
+          .select(jsonColumns({ technicianId: workOrders.technicianId, date: workOrders.serviceDate, startTime: workOrders.scheduledStartTime, endTime: workOrders.scheduledEndTime }))
+          .from(workOrders)
+          .where(
+            and(
+              gte(workOrders.serviceDate, from),
+              lte(workOrders.serviceDate, to),
+              isNotNull(workOrders.technicianId),
+              isNotNull(workOrders.scheduledStartTime),
+              isNotNull(workOrders.scheduledEndTime),
+              inArray(workOrders.status, [...activeWorkOrderStatuses]),
+            ),
           ),
-        );
-      return rows.map((row) => ({ technicianId: row.technicianId!, date: row.date, startTime: row.startTime!, endTime: row.endTime! }));
+      );
+      return rows;
     },
 
     async insertTimeOff(values: NewTimeOff): Promise<TimeOffRow> {

@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import { withTransaction, type Database, type DbExecutor } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
 import { isUuid } from '#server/lib/uuid.ts';
+import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { earliestArrival, localMoment, openWindows, type TechnicianAvailability, type WindowCandidate } from './slots.ts';
 import { createAvailabilityRepository, type BookingSettingsRow, type TechnicianAvailabilityRow, type TimeOffRow } from './availability.repository.ts';
@@ -87,6 +88,7 @@ export async function readBookingSettings(db: Database): Promise<BookingSettings
 export function createAvailabilityService(options: { db: Database; timeZone: string; now?: () => Date }) {
   const { db, timeZone, now = () => new Date() } = options;
   const repository = createAvailabilityRepository(db);
+  const windowsCache = createSnapshotCache<OpenWindowsResponse>(db, { maxEntries: 64 });
 
   /** The rule's view of the technicians who do a service type, with their time off and visits of those dates. */
   async function availabilityOf(from: DbExecutor, serviceType: WorkOrderServiceType, firstDate: string, lastDate: string): Promise<TechnicianAvailability[]> {
@@ -115,6 +117,17 @@ export function createAvailabilityService(options: { db: Database; timeZone: str
       earliest: localMoment(new Date(instant.getTime() + rules.leadTimeHours * 3_600_000), timeZone),
       lastDate: addDays(todayIn(timeZone, instant), rules.horizonDays),
     };
+  }
+
+  /** The open windows as computed from the stored rows (`openWindows` keeps them per snapshot and minute). */
+  async function computeOpenWindows(query: OpenWindowsQuery): Promise<OpenWindowsResponse> {
+    const settings = toSettings(await repository.readSettings()).settings;
+    if (!settings.onlineBookingEnabled || !settings.serviceTypes[query.serviceType].bookableOnline) return { status: 'not_online' };
+    if (!settings.serviceAreaZips.includes(query.zip)) return { status: 'outside_area' };
+    const slot = slotRules(settings, query.serviceType);
+    if (slot.earliest.date > slot.lastDate) return { status: 'open', windows: [] };
+    const open = openWindows(await availabilityOf(db, query.serviceType, slot.earliest.date, slot.lastDate), slot);
+      return { status: 'open', windows: open.map((entry) => ({ date: entry.date, start: timeOfDay(entry.window.start), end: timeOfDay(entry.window.end) })) };
   }
 
   return {
@@ -148,14 +161,12 @@ export function createAvailabilityService(options: { db: Database; timeZone: str
      * type's lead time to today plus its horizon, through the technicians who do it.
      */
     async openWindows(query: OpenWindowsQuery): Promise<OpenWindowsResponse> {
-      const settings = toSettings(await repository.readSettings()).settings;
-      if (!settings.onlineBookingEnabled || !settings.serviceTypes[query.serviceType].bookableOnline) return { status: 'not_online' };
-      if (!settings.serviceAreaZips.includes(query.zip)) return { status: 'outside_area' };
-      const slot = slotRules(settings, query.serviceType);
-      if (slot.earliest.date > slot.lastDate) return { status: 'open', windows: [] };
-      const open = openWindows(await availabilityOf(db, query.serviceType, slot.earliest.date, slot.lastDate), slot);
-      return { status: 'open', windows: open.map((entry) => ({ date: entry.date, start: timeOfDay(entry.window.start), end: timeOfDay(entry.window.end) })) };
+      // The same answer for every visitor asking the same in the same minute until a commit (decision 013).
+      return windowsCache.get(JSON.stringify([query.serviceType, query.zip, localMoment(now(), timeZone)]), () => computeOpenWindows(query));
     },
+
+    /** The same computed afresh, without the kept answers (the benchmark's baseline). */
+    computeOpenWindows,
 
     async readPage(): Promise<BookingSettingsPage> {
       const [settings, technicianRows, timeOff] = [await repository.readSettings(), await repository.listTechnicians(), await repository.timeOffFrom(todayIn(timeZone, now()))];
