@@ -76,12 +76,16 @@ const serviceTypeListSchema = z
   .transform((types) => workOrderServiceTypes.filter((type) => types.includes(type)));
 
 export const serviceTypeBookingSchema = z.object({
-  durationMinutes: z.number(bookingMessages.durationInvalid).int(bookingMessages.durationInvalid).min(15, bookingMessages.durationInvalid).max(600, bookingMessages.durationInvalid).multipleOf(15, bookingMessages.durationInvalid),
+  durationMinutes: z.number(bookingMessages.durationInvalid).int(bookingMessages.durationInvalid).min(15, bookingMessages.durationInvalid).max(600, bookingMessages.durationInvalid)
+    // A refinement, not `multipleOf`: Swagger UI's example generator hangs the API reference on an integer `multipleOf`.
+    .refine((minutes) => minutes % 15 === 0, bookingMessages.durationInvalid),
   bookableOnline: z.boolean(),
   leadTimeHours: z.number(bookingMessages.leadTimeInvalid).int(bookingMessages.leadTimeInvalid).min(0, bookingMessages.leadTimeInvalid).max(336, bookingMessages.leadTimeInvalid),
   horizonDays: z.number(bookingMessages.horizonInvalid).int(bookingMessages.horizonInvalid).min(1, bookingMessages.horizonInvalid).max(60, bookingMessages.horizonInvalid),
 });
 export type ServiceTypeBooking = z.infer<typeof serviceTypeBookingSchema>;
+
+const serviceTypesBookingSchema = z.object(Object.fromEntries(workOrderServiceTypes.map((type) => [type, serviceTypeBookingSchema])) as Record<WorkOrderServiceType, typeof serviceTypeBookingSchema>);
 
 const zipSchema = z.string().regex(/^\d{5}$/, bookingMessages.zipInvalid);
 
@@ -95,7 +99,7 @@ export const bookingSettingsSchema = z.object({
     .max(300, bookingMessages.zipsTooMany)
     .transform((zips) => [...new Set(zips)].sort()),
   cancelCutoffHours: z.number(bookingMessages.cutoffInvalid).int(bookingMessages.cutoffInvalid).min(0, bookingMessages.cutoffInvalid).max(168, bookingMessages.cutoffInvalid),
-  serviceTypes: z.object(Object.fromEntries(workOrderServiceTypes.map((type) => [type, serviceTypeBookingSchema])) as Record<WorkOrderServiceType, typeof serviceTypeBookingSchema>),
+  serviceTypes: serviceTypesBookingSchema,
 });
 export type BookingSettings = z.output<typeof bookingSettingsSchema>;
 export type BookingSettingsInput = z.input<typeof bookingSettingsSchema>;
@@ -177,7 +181,8 @@ export const bookingSettingsPageSchema = z.object({
     travelBufferMinutes: z.number().int(),
     serviceAreaZips: z.array(z.string()),
     cancelCutoffHours: z.number().int(),
-    serviceTypes: z.record(z.enum(workOrderServiceTypes), serviceTypeBookingSchema),
+    // An object with each service type, not a record with enum keys: Swagger UI's example generator hangs on `propertyNames` with `required`.
+    serviceTypes: serviceTypesBookingSchema,
   }),
   /** When the settings were last saved; null while the defaults are in force. */
   updatedAt: z.string().nullable(),
