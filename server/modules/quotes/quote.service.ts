@@ -4,7 +4,7 @@ import { companyParty, customerAddressLines, type BillingParty } from '#shared/b
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
 import { documentLineValuesOf, type DocumentLineValues } from '#shared/document-line.ts';
-import type { PriceBookItemKind, QuoteStatus, WorkOrderServiceType } from '#shared/enums.ts';
+import type { QuoteStatus, WorkOrderServiceType } from '#shared/enums.ts';
 import type { DocumentDelivery } from '#shared/invoice-link.ts';
 import { taxLabel } from '#shared/invoice.ts';
 import { documentTotals, formatCents } from '#shared/money.ts';
@@ -68,17 +68,7 @@ function toOption(option: QuoteOptionRow & { lines: QuoteLineRow[] }): QuoteOpti
     lines: option.lines.map((line) => ({
       id: line.id,
       position: line.position,
-      priceBookItemId: line.priceBookItemId,
-      kind: line.kind as PriceBookItemKind,
-      code: line.code,
-      name: line.name,
-      description: line.description,
-      quantityMilli: line.quantityMilli,
-      unitPriceCents: line.unitPriceCents,
-      discountBps: line.discountBps,
-      discountCents: line.discountCents,
-      taxable: line.taxable,
-      taxRatePpm: line.taxRatePpm,
+      ...documentLineValuesOf(line),
       amountCents: line.amountCents,
     })),
     subtotalCents: option.subtotalCents,
