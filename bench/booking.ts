@@ -30,7 +30,7 @@ import { createAvailabilityService } from '#server/modules/availability/index.ts
 import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { createStaffService } from '#server/modules/auth/auth.service.ts';
 import { createScratchPostgresDatabase } from './database.ts';
-import { benchAdmin, fixed, formatTable, LatencyRecorder, projectRoot, runHttpLoad, startBuiltServer, type HttpMeasurement, type Measurement } from './lib.ts';
+import { benchAdmin, fixed, formatTable, loadOnDriver, projectRoot, runHttpLoad, startBuiltServer, type HttpMeasurement, type Measurement } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -92,23 +92,6 @@ async function seed(handle: DatabaseHandle): Promise<void> {
   console.log(`Seeded ${technicianCount} technicians and ${perWeek} visits a week in ${fixed((performance.now() - started) / 1000, 1)} s.`);
 }
 
-async function driverLoad(work: () => Promise<unknown>): Promise<Measurement> {
-  const recorder = new LatencyRecorder();
-  await Promise.all(Array.from({ length: connections }, work)); // warm-up
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < deadline) {
-        const requestStarted = performance.now();
-        await work();
-        recorder.record(performance.now() - requestStarted);
-      }
-    }),
-  );
-  return recorder.summarize((performance.now() - started) / 1000);
-}
-
 const scratch = args['database-url'] ? await createScratchPostgresDatabase(args['database-url'], 'booking') : undefined;
 const dataDir = path.join(benchDataDir, 'pglite-booking');
 if (!scratch) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -126,7 +109,7 @@ try {
     if (first.status !== 'open') throw new Error(`The windows answered ${first.status}`);
     offered = first.windows.length;
     console.log(`${offered} open windows of ${14 * 4} from ${today} to ${addDays(today, 14)}; driver: ${connections} in flight for ${seconds} s...`);
-    driver = await driverLoad(() => availability.computeOpenWindows({ serviceType: 'repair', zip: '29910' }));
+    driver = await loadOnDriver(connections, seconds, () => availability.computeOpenWindows({ serviceType: 'repair', zip: '29910' }));
   } finally {
     await handle.close();
   }

@@ -27,7 +27,7 @@ import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { createStaffService } from '#server/modules/auth/auth.service.ts';
 import { createInvoiceRepository } from '#server/modules/invoices/invoice.repository.ts';
 import { createScratchPostgresDatabase } from './database.ts';
-import { benchAdmin, fixed, formatTable, LatencyRecorder, projectRoot, runHttpLoad, startBuiltServer, type HttpMeasurement, type Measurement } from './lib.ts';
+import { benchAdmin, fixed, formatTable, loadOnDriver, projectRoot, runHttpLoad, startBuiltServer, type HttpMeasurement, type Measurement } from './lib.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -166,23 +166,6 @@ const endpoints: Endpoint[] = [
   { name: 'A/R figures', url: '/api/admin/invoices/summary', driver: (repository) => repository.receivables(today, monthStart(today), monthStart(today, 1)) },
 ];
 
-async function driverLoad(work: () => Promise<unknown>): Promise<Measurement> {
-  const recorder = new LatencyRecorder();
-  await Promise.all(Array.from({ length: connections }, work)); // warm-up
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < deadline) {
-        const requestStarted = performance.now();
-        await work();
-        recorder.record(performance.now() - requestStarted);
-      }
-    }),
-  );
-  return recorder.summarize((performance.now() - started) / 1000);
-}
-
 async function signIn(baseUrl: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/auth/login`, {
     method: 'POST',
@@ -206,7 +189,7 @@ try {
     const repository = createInvoiceRepository(handle.db);
     const [{ count }] = (await handle.query<{ count: string }>('select count(*)::text as count from invoices')) as [{ count: string }];
     console.log(`${Number(count).toLocaleString('en-US')} invoices on ${target.kind === 'pglite' ? 'PGlite' : 'PostgreSQL'}; today ${today} (${timeZone}); ${connections} connections, ${seconds} s each.`);
-    for (const endpoint of endpoints) results.push({ name: endpoint.name, driver: await driverLoad(() => endpoint.driver(repository)) });
+    for (const endpoint of endpoints) results.push({ name: endpoint.name, driver: await loadOnDriver(connections, seconds, () => endpoint.driver(repository)) });
   } finally {
     await handle.close();
   }

@@ -56,6 +56,24 @@ export class LatencyRecorder {
   }
 }
 
+/** `work` run by `connections` callers in a loop for `seconds` (after one unmeasured round): the database's ceiling for that work. */
+export async function loadOnDriver(connections: number, seconds: number, work: () => Promise<unknown>): Promise<Measurement> {
+  const recorder = new LatencyRecorder();
+  await Promise.all(Array.from({ length: connections }, work)); // warm-up
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const requestStarted = performance.now();
+        await work();
+        recorder.record(performance.now() - requestStarted);
+      }
+    }),
+  );
+  return recorder.summarize((performance.now() - started) / 1000);
+}
+
 /** Nearest-rank percentile of an ascending array (NaN when empty). */
 export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
