@@ -165,7 +165,10 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     now,
   });
   const chatResponder = createChatResponder(config, app.log);
+  // Online booking (issue 21, decision 026-c): the open windows, Settings -> Online booking, and the booking page's claims.
+  const availability = createAvailabilityService({ db: database.db, timeZone: config.businessTimeZone, ...(now ? { now } : {}) });
   const chat = createChatService({
+    availability,
     db: database.db,
     ...chatResponder,
     company: config.company,
@@ -389,8 +392,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   await app.register(priceBookRoutes, { priceBook: createPriceBookService({ db: database.db }) });
   await app.register(billingSettingsRoutes, { billingSettings: createBillingSettingsService({ db: database.db }) });
 
-  // Online booking (issue 21, decision 026-c): Settings -> Online booking.
-  const availability = createAvailabilityService({ db: database.db, timeZone: config.businessTimeZone, ...(now ? { now } : {}) });
+  // Online booking (issue 21, decision 026-c): Settings -> Online booking and the open windows.
   await app.register(availabilityRoutes, { availability });
   await app.register(availabilityPublicRoutes, { availability, limitPerMinute: config.bookingWindowsLimitPerMinute });
 

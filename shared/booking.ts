@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { workOrderServiceTypes, type WorkOrderServiceType } from './enums.ts';
 import { serviceAreas } from './service-areas.ts';
+import { descriptionSchema, personNameSchema, phoneSchema, requiredEmailSchema, smsConsentSchema, streetAddressSchema } from './contact.ts';
 
 /**
  * Settings -> Online booking (issue 21, decision 026-c): the arrival windows offered, the travel
@@ -200,14 +201,66 @@ export const openWindowsQuerySchema = z.object({
 });
 export type OpenWindowsQuery = z.infer<typeof openWindowsQuerySchema>;
 
+/** An open arrival window: its company-local date and times. */
+export const openWindowSchema = z.object({ date: z.string(), start: z.string(), end: z.string() });
+export type OpenWindowText = z.infer<typeof openWindowSchema>;
+
 /**
  * `open`: the windows, soonest first (possibly none in the horizon); `outside_area`: the ZIP code is
  * not served; `not_online`: online booking is off, or this service type is booked by phone. Nothing
  * about technicians or other customers' visits.
  */
 export const openWindowsResponseSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('open'), windows: z.array(z.object({ date: z.string(), start: z.string(), end: z.string() })) }),
+  z.object({ status: z.literal('open'), windows: z.array(openWindowSchema) }),
   z.object({ status: z.literal('outside_area') }),
   z.object({ status: z.literal('not_online') }),
 ]);
 export type OpenWindowsResponse = z.infer<typeof openWindowsResponseSchema>;
+
+export const onlineBookingMessages = {
+  windowRequired: 'Choose one of the open arrival times.',
+  windowTaken: 'Sorry, that time was just taken. Here are the open times now: please choose another.',
+  booked: (date: string, window: string, phone: string) =>
+    `You are booked for ${date}, arriving between ${window}. We sent the details to your e-mail. Questions? Call us at ${phone}.`,
+  outsideArea: (phone: string) => `We do not book visits at that ZIP code online. Please call us at ${phone}: we may still be able to help.`,
+  notOnline: (phone: string) => `This service is booked by phone. Please call us at ${phone}.`,
+  failure: (phone: string) => `Sorry, we could not book your visit just now. Please try again or call us at ${phone}.`,
+} as const;
+
+/**
+ * POST /api/public/booking (issue 21): the visitor's choice of an open window and their details.
+ * The window is one the windows endpoint offered; the server checks it again under a lock. An
+ * e-mail is required: the confirmation and the visit's link go there.
+ */
+export const onlineBookingSchema = z.object({
+  serviceType: z.enum(workOrderServiceTypes, bookingMessages.serviceTypesInvalid),
+  zip: zipSchema,
+  date: z.iso.date(onlineBookingMessages.windowRequired),
+  start: timeOfDaySchema,
+  end: timeOfDaySchema,
+  name: personNameSchema,
+  phone: phoneSchema,
+  email: requiredEmailSchema,
+  address: streetAddressSchema,
+  description: descriptionSchema,
+  smsConsent: smsConsentSchema,
+});
+export type OnlineBookingInput = z.input<typeof onlineBookingSchema>;
+export type OnlineBooking = z.output<typeof onlineBookingSchema>;
+
+/**
+ * 201 `booked`: the work order number and the window, nothing about stored customers (the same
+ * answer whether or not the contact matched one). A window taken meanwhile is a 409 CONFLICT
+ * error whose details are the open windows now (`windowTakenDetailsSchema`), to choose again.
+ */
+export const onlineBookingBookedSchema = z.object({
+  status: z.literal('booked'),
+  workOrderNumber: z.string(),
+  date: z.string(),
+  start: z.string(),
+  end: z.string(),
+  message: z.string(),
+});
+export type OnlineBookingBooked = z.infer<typeof onlineBookingBookedSchema>;
+
+export const windowTakenDetailsSchema = z.object({ windows: z.array(openWindowSchema) });

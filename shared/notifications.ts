@@ -14,6 +14,8 @@ export const notificationTypes = {
   techFollowUp: techFollowUpNotificationType,
   /** A customer approved or declined a quote from its link (issue 20); `data.link` opens the quote. */
   quoteAnswered: 'quote_answered',
+  /** A visit booked on the booking page into an open window (issue 21); `data.link` opens its work order. */
+  newOnlineBooking: 'new_online_booking',
 } as const;
 
 /**

@@ -117,7 +117,7 @@ describe('open arrival windows', () => {
     const outcomes = await Promise.all(
       Array.from({ length: 50 }, () =>
         withTransaction(context.database.db, async (tx) => {
-          const claimed = await availability.claimWindow(tx, { serviceType: 'inspection', date: '2027-03-16', window: { start: '08:00', end: '10:00' } });
+          const claimed = await availability.claimWindow(tx, { serviceType: 'inspection', date: '2027-03-16', window: { start: '08:00', end: '10:00' }, zip: '29910' });
           if (!claimed) return undefined;
           await tx.execute(sql`insert into work_orders (customer_id, title, service_date, scheduled_start_time, scheduled_end_time, technician_id, status, service_type)
             values (${customerId}, 'Online booking', '2027-03-16', ${timeOfDay(claimed.start)}, ${timeOfDay(claimed.end)}, ${claimed.technicianId}, 'scheduled', 'inspection')`);

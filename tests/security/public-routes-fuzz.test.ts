@@ -1,6 +1,7 @@
 import type { HTTPMethods, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inboundTextPath } from '#shared/inbound-texts.ts';
+import { addDays, todayIn } from '#shared/dates.ts';
 import { validEstimateRequest } from '#tests/support/estimate-fixtures.ts';
 import { inboundSmsParams, signedInboundRequest } from '#tests/support/fake-sms-server.ts';
 import { createStaff, createTestApp, type TestContext } from '#tests/support/test-app.ts';
@@ -27,6 +28,19 @@ const validBodies: Record<string, Record<string, unknown>> = {
     description: 'Outside unit is broken and making a grinding noise',
     preferredDate: '',
   },
+  // The booking page (issue 21): a weekday two to four days ahead, which the technicians below work.
+  'POST /api/public/booking': {
+    serviceType: 'repair',
+    zip: '29910',
+    date: [2, 3, 4].map((days) => addDays(todayIn('America/New_York'), days)).find((date) => ![0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay()))!,
+    start: '08:00',
+    end: '10:00',
+    name: 'Morgan Ellis',
+    phone: '843.555.0188',
+    email: 'morgan.ellis@example.com',
+    address: '9 Lighthouse Ln, Bluffton, SC',
+    description: 'Outside unit is making a grinding noise',
+  },
   // The SMS provider's webhook: form-encoded and signed (its valid request below carries the signature).
   [`POST ${inboundTextPath}`]: inboundSmsParams({ from: '+18435550188', to: '+18435550100', body: 'C' }),
   // A customer's "Pay by card": no body, the token in the address (its valid request needs a real
@@ -51,7 +65,7 @@ const validBodies: Record<string, Record<string, unknown>> = {
 const largerBodyLimits: Record<string, number> = { 'POST /api/public/quotes/:token/approve': 512 * 1024 };
 
 /** The submissions a repeat must not duplicate: their Idempotency-Key header is input too. */
-const takesIdempotencyKey = new Set(['/api/public/estimate-requests', '/api/public/chat/bookings']);
+const takesIdempotencyKey = new Set(['/api/public/estimate-requests', '/api/public/chat/bookings', '/api/public/booking']);
 const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const routes: PublicRoute[] = [];
 /** An SMS API is configured (never called here), so the inbound-text webhook is live and fuzzed too. */
@@ -75,6 +89,9 @@ beforeAll(async () => {
   });
   // A real account, so the login cases meet an existing e-mail too.
   await createStaff(context.database, 'fuzz@example.com');
+  // Technicians (Monday to Friday, every service type by default) for the booking page's valid
+  // bodies: the cases that are taken (null in an optional field) book a window too.
+  await context.database.query(`insert into technicians (name) select 'Fuzz Tech ' || n from generate_series(1, 4) as n`);
 });
 afterAll(() => context?.close());
 

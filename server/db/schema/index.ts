@@ -460,6 +460,9 @@ export const workOrders = pgTable(
     scheduledDate: timestamp('scheduled_date', { withTimezone: true }),
     scheduledStartTime: time('scheduled_start_time'),
     scheduledEndTime: time('scheduled_end_time'),
+    /** The arrival window the customer was promised when booked online (issue 21); the technician's start lies within it. */
+    arrivalWindowStart: time('arrival_window_start'),
+    arrivalWindowEnd: time('arrival_window_end'),
     estimatedDuration: numeric('estimated_duration', { precision: 5, scale: 2, mode: 'number' }),
     specialInstructions: text('special_instructions'),
     actualStartTime: timestamp('actual_start_time', { withTimezone: true }),
@@ -493,6 +496,10 @@ export const workOrders = pgTable(
     check(
       'work_orders_scheduled_times_check',
       sql`${table.scheduledStartTime} is null or ${table.scheduledEndTime} is null or ${table.scheduledEndTime} > ${table.scheduledStartTime}`,
+    ),
+    check(
+      'work_orders_arrival_window_check',
+      sql`(${table.arrivalWindowStart} is null) = (${table.arrivalWindowEnd} is null) and (${table.arrivalWindowEnd} is null or ${table.arrivalWindowEnd} > ${table.arrivalWindowStart})`,
     ),
     index('work_orders_service_date_idx').on(table.serviceDate, table.scheduledStartTime),
     // The list's order (newest service date, then newest created), whole and per status: a page is

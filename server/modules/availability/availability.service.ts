@@ -138,9 +138,10 @@ export function createAvailabilityService(options: { db: Database; timeZone: str
      * technician and times of the earliest arrival the window still allows (the least busy
      * technician first when several can), or undefined when it is not open any more.
      */
-    async claimWindow(tx: DbExecutor, request: { serviceType: WorkOrderServiceType; date: string; window: { start: string; end: string } }): Promise<WindowCandidate | undefined> {
+    async claimWindow(tx: DbExecutor, request: { serviceType: WorkOrderServiceType; date: string; window: { start: string; end: string }; zip: string }): Promise<WindowCandidate | undefined> {
       const settings = toSettings(await createAvailabilityRepository(tx).readSettings()).settings;
       if (!settings.onlineBookingEnabled || !settings.serviceTypes[request.serviceType].bookableOnline) return undefined;
+      if (!settings.serviceAreaZips.includes(request.zip)) return undefined;
       const window = toMinutes(request.window);
       if (!settings.arrivalWindows.some((offered) => minutesOfDay(offered.start) === window.start && minutesOfDay(offered.end) === window.end)) return undefined;
       const rules = slotRules(settings, request.serviceType);

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, type SQL } from 'drizzle-orm';
 import { adminNotifications, aiConversations, aiLeads, customers, workOrders } from '#server/db/schema/index.ts';
 import type { ChatTurn } from '#server/adapters/chat/chat-responder.ts';
 import type { Database, RepositoryFactory } from '#server/db/client.ts';
@@ -43,7 +43,7 @@ export function createChatRepository(db: Database, customerRepository: Repositor
     },
 
     /** The work orders of a group of bookings, ids made by the caller: each one's number, by id. */
-    async insertWorkOrders(executor: Database, values: (typeof workOrders.$inferInsert & { id: string })[]): Promise<Map<string, string>> {
+    async insertWorkOrders(executor: Database, values: (Omit<typeof workOrders.$inferInsert, 'scheduledDate'> & { id: string; scheduledDate?: SQL })[]): Promise<Map<string, string>> {
       const rows = await executor.insert(workOrders).values(values).returning({ id: workOrders.id, workOrderNumber: workOrders.workOrderNumber });
       return new Map(rows.map((row) => [row.id, row.workOrderNumber]));
     },
@@ -53,17 +53,22 @@ export function createChatRepository(db: Database, customerRepository: Repositor
     },
 
     async insertConversations(executor: Database, values: (typeof aiConversations.$inferInsert)[]): Promise<void> {
-      await executor.insert(aiConversations).values(values);
+      if (values.length > 0) await executor.insert(aiConversations).values(values);
     },
 
     async insertNotifications(executor: Database, values: (typeof adminNotifications.$inferInsert)[]): Promise<void> {
       await executor.insert(adminNotifications).values(values);
     },
 
-    /** The booking a retried submission already made, if any: its number only (all the public answer carries). */
+    /** The booking a retried submission already made, if any: its number, and the date and window of one booked online (all the public answer carries). */
     async findBookingByKey(idempotencyKey: string) {
       const rows = await db
-        .select({ workOrderNumber: workOrders.workOrderNumber })
+        .select({
+          workOrderNumber: workOrders.workOrderNumber,
+          serviceDate: workOrders.serviceDate,
+          arrivalWindowStart: workOrders.arrivalWindowStart,
+          arrivalWindowEnd: workOrders.arrivalWindowEnd,
+        })
         .from(workOrders)
         .where(eq(workOrders.idempotencyKey, idempotencyKey))
         .limit(1);

@@ -14,6 +14,10 @@ import {
 } from '#shared/chat.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { todayIn } from '#shared/dates.ts';
+import { minutesOfDay, onlineBookingMessages, timeOfDay, type OnlineBooking, type OnlineBookingBooked } from '#shared/booking.ts';
+import type { WorkOrderServiceType } from '#shared/enums.ts';
+import { notificationTypes } from '#shared/notifications.ts';
+import { formatAppointmentDate, formatAppointmentWindow } from '#shared/messaging.ts';
 import { serviceAreas } from '#shared/service-areas.ts';
 import type { ChatResponder, LeadScorer } from '#server/adapters/chat/chat-responder.ts';
 import { safetyReply } from '#server/adapters/chat/rule-based-responder.ts';
@@ -24,9 +28,11 @@ import { recordFormSmsConsent } from '#server/modules/messaging/index.ts';
 import { AppError } from '#server/errors.ts';
 import type { RepositoryFactory } from '#server/db/client.ts';
 import { sameContact, type CustomerRepository } from '#server/modules/customers/index.ts';
+import type { AvailabilityService } from '#server/modules/availability/index.ts';
+import { durationHours, sqlLocalTimestamp } from '#server/modules/work-orders/index.ts';
 import { createChatRepository } from './chat.repository.ts';
 
-const serviceTypeLabels = { repair: 'Repair', maintenance: 'Maintenance', installation: 'Installation', inspection: 'Inspection' } as const;
+const serviceTypeLabels: Record<WorkOrderServiceType, string> = { repair: 'Repair', maintenance: 'Maintenance', installation: 'Installation', inspection: 'Inspection', ductwork: 'Ductwork' };
 
 /** City and ZIP from a one-line address when it names a town we serve; the spec's defaults otherwise. */
 function placeFrom(address: string): { city: string; zip: string | null } {
@@ -36,14 +42,32 @@ function placeFrom(address: string): { city: string; zip: string | null } {
   return { city: town?.name ?? 'Bluffton', zip };
 }
 
+/** A booking page's place: the town whose service area has the ZIP code the visitor gave. */
+function placeOfZip(zip: string, address: string): { city: string; zip: string } {
+  return { city: serviceAreas.find((area) => area.zipCodes.includes(zip))?.name ?? placeFrom(address).city, zip };
+}
+
 /**
  * One booking, everything decided before it is written: what the visitor typed, the lead's score
  * (the model is asked outside any transaction), the service date, and the ids of its customer,
  * work order and lead (made here, so a group's rows refer to each other without waiting for the
  * database's answers).
  */
+/** What the visitor typed, from the chat's form or the booking page. */
+type BookingInput = Pick<ChatBooking, 'name' | 'phone' | 'email' | 'address' | 'description' | 'smsConsent'> & {
+  serviceType: WorkOrderServiceType;
+  /** The chat's session (a chat booking); the booking page has none. */
+  sessionId?: string;
+  preferredDate?: string | null;
+};
+
+/** A booking page's visit: the claimed window's technician and times (company-local). */
+type Appointment = { technicianId: string; date: string; startTime: string; endTime: string; zip: string; window: { start: string; end: string } };
+
 type PlannedBooking = {
-  input: ChatBooking;
+  input: BookingInput;
+  /** Booked online into an open window (issue 21); a chat booking without one is a pending request. */
+  appointment?: Appointment;
   idempotencyKey: string | undefined;
   scored: { score: number; urgency: ReturnType<typeof detectUrgency>; reasons: string };
   serviceDate: string;
@@ -70,6 +94,8 @@ export function createChatService(options: {
   log: FastifyBaseLogger;
   /** The customers module's repository factory, built by app.ts (a module never builds another's). */
   customerRepository: RepositoryFactory<CustomerRepository>;
+  /** Online booking's open windows and their claim under lock (issue 21); without it the booking page's bookings are refused. */
+  availability?: AvailabilityService;
 }) {
   const { db, responder, scoreLead, company, timeZone, log } = options;
   const repository = createChatRepository(db, options.customerRepository);
@@ -103,27 +129,39 @@ export function createChatService(options: {
       return stored[index] ?? earlier?.customerId ?? null;
     });
     const rows = bookings.map((booking, index) => {
-      const { input, scored } = booking;
-      const place = placeFrom(input.address);
+      const { input, scored, appointment } = booking;
+      const place = appointment ? placeOfZip(appointment.zip, input.address) : placeFrom(input.address);
       const label = serviceTypeLabels[input.serviceType];
+      const title = appointment ? `${label} booked online` : `${label} request from website chat`;
       const newCustomer = { name: input.name, phone: input.phone, email: input.email, address: input.address, ...place, state: 'SC', type: 'residential' };
-      return { booking, place, label, newCustomer, possibleCustomerId: matches[index]!, leadScore: Math.min(10, Math.max(1, scored.score)) };
+      return { booking, place, label, title, newCustomer, possibleCustomerId: matches[index]!, leadScore: Math.min(10, Math.max(1, scored.score)) };
     });
 
     await repository.insertCustomers(tx, rows.map(({ booking, newCustomer }) => ({ id: booking.customerId, ...newCustomer })));
     const numbers = await repository.insertWorkOrders(
       tx,
-      rows.map(({ booking: { input, scored, serviceDate, workOrderId, customerId, idempotencyKey }, place, label, possibleCustomerId }) => ({
+      rows.map(({ booking: { input, scored, serviceDate, workOrderId, customerId, idempotencyKey, appointment }, place, label, title, possibleCustomerId }) => ({
         id: workOrderId,
         customerId,
-        title: `${label} request from website chat`,
-        description: input.description ?? `${label} requested through the website chat.`,
+        title,
+        description: input.description ?? (appointment ? `${label} booked through the website.` : `${label} requested through the website chat.`),
         serviceType: input.serviceType,
         serviceDate,
-        timePreference: 'anytime',
         priority: urgencyToPriority(scored.urgency),
-        status: 'pending',
         idempotencyKey,
+        ...(appointment
+          ? {
+              status: 'scheduled',
+              technicianId: appointment.technicianId,
+              timePreference: minutesOfDay(appointment.startTime) < 12 * 60 ? 'morning' : 'afternoon',
+              scheduledDate: sqlLocalTimestamp(appointment.date, appointment.startTime, timeZone),
+              scheduledStartTime: appointment.startTime,
+              scheduledEndTime: appointment.endTime,
+              arrivalWindowStart: appointment.window.start,
+              arrivalWindowEnd: appointment.window.end,
+              estimatedDuration: durationHours(appointment.startTime, appointment.endTime),
+            }
+          : { status: 'pending', timePreference: 'anytime' }),
         serviceAddress: input.address,
         serviceCity: place.city,
         serviceState: 'SC',
@@ -140,12 +178,13 @@ export function createChatService(options: {
         rows.map(({ booking: { input, scored, leadId, customerId, workOrderId }, leadScore, possibleCustomerId }) => ({
           id: leadId,
           customerId,
-          conversationId: input.sessionId,
+          // A booking page's lead has no chat: its conversation id names the lead, and has no messages.
+          conversationId: input.sessionId ?? `web-booking-${leadId}`,
           leadScore,
           urgency: scored.urgency,
           serviceType: input.serviceType,
           status: 'converted',
-          source: 'ai_chat',
+          source: input.sessionId ? 'ai_chat' : 'website',
           notes: scored.reasons,
           workOrderId,
           possibleCustomerId,
@@ -155,8 +194,8 @@ export function createChatService(options: {
       ...rows.filter(({ booking }) => booking.input.smsConsent).map(({ booking }) => recordFormSmsConsent(tx, booking.customerId, now)),
       recordAudits(
         tx,
-        rows.flatMap(({ booking, label, newCustomer, possibleCustomerId, leadScore }) => {
-          const { input, scored, serviceDate, customerId, workOrderId, leadId } = booking;
+        rows.flatMap(({ booking, title, newCustomer, possibleCustomerId, leadScore }) => {
+          const { input, scored, serviceDate, customerId, workOrderId, leadId, appointment } = booking;
           const possibleMatch: { possibleCustomerId?: [null, string] } = possibleCustomerId ? { possibleCustomerId: [null, possibleCustomerId] } : {};
           return [
             {
@@ -175,11 +214,14 @@ export function createChatService(options: {
               action: 'created',
               changes: {
                 customerId: [null, customerId],
-                title: [null, `${label} request from website chat`],
+                title: [null, title],
                 serviceType: [null, input.serviceType],
                 serviceDate: [null, serviceDate],
                 priority: [null, urgencyToPriority(scored.urgency)],
-                status: [null, 'pending'],
+                status: [null, appointment ? 'scheduled' : 'pending'],
+                ...(appointment
+                  ? { technicianId: [null, appointment.technicianId], scheduledStartTime: [null, appointment.startTime], scheduledEndTime: [null, appointment.endTime] }
+                  : {}),
                 serviceAddress: [null, input.address],
                 ...possibleMatch,
               },
@@ -197,8 +239,8 @@ export function createChatService(options: {
       ),
       repository.insertConversations(
         tx,
-        rows.map(({ booking, label }) => ({
-          conversationId: booking.input.sessionId,
+        rows.flatMap(({ booking, label }) => (booking.input.sessionId ? [{ booking, label, sessionId: booking.input.sessionId }] : [])).map(({ booking, label, sessionId }) => ({
+          conversationId: sessionId,
           customerId: booking.customerId,
           userMessage: `Schedule Service form: ${label}, ${booking.input.address}${booking.input.preferredDate ? `, preferred ${booking.input.preferredDate}` : ''}`,
           aiResponse: answer(numberOf(booking)).message,
@@ -207,20 +249,31 @@ export function createChatService(options: {
       ),
       repository.insertNotifications(
         tx,
-        rows.map(({ booking, label, possibleCustomerId }) => ({
-          type: 'new_ai_lead',
-          title: `New chat booking: ${numberOf(booking)}`,
-          message: `${booking.input.name} booked ${label.toLowerCase()} through the website chat (${booking.scored.urgency} urgency).`,
-          data: {
+        rows.map(({ booking, label, possibleCustomerId }) => {
+          const { appointment } = booking;
+          const data = {
             customer_id: booking.customerId,
             work_order_id: booking.workOrderId,
             work_order_number: numberOf(booking),
             urgency: booking.scored.urgency,
             service_type: booking.input.serviceType,
-            source: 'ai_chat',
             ...(possibleCustomerId ? { possible_customer_id: possibleCustomerId } : {}),
-          },
-        })),
+          };
+          if (!appointment) {
+            return {
+              type: notificationTypes.newAiLead,
+              title: `New chat booking: ${numberOf(booking)}`,
+              message: `${booking.input.name} booked ${label.toLowerCase()} through the website chat (${booking.scored.urgency} urgency).`,
+              data: { ...data, source: 'ai_chat' },
+            };
+          }
+          return {
+            type: notificationTypes.newOnlineBooking,
+            title: `New online booking: ${numberOf(booking)}`,
+            message: `${booking.input.name} booked ${label.toLowerCase()} online for ${appointment.date}, arriving ${appointment.startTime}.`,
+            data: { ...data, source: 'website', link: `/admin/workorders/${booking.workOrderId}` },
+          };
+        }),
       ),
     ]);
     return bookings.map(numberOf);
@@ -238,7 +291,79 @@ export function createChatService(options: {
     onGroupFailed: (error, size) => log.info({ err: error, size }, 'a group of chat bookings failed together; writing each alone'),
   });
 
+  /** Scores a booking's lead (the model, when one is configured, outside any transaction). */
+  async function scoreBooking(description: string | null, serviceType: WorkOrderServiceType): Promise<PlannedBooking['scored']> {
+    const textUrgency = detectUrgency(description ?? '', serviceType);
+    return scoreLead
+      ? await scoreLead({ description: description ?? '', serviceType, fallbackUrgency: textUrgency })
+      : { score: fallbackLeadScore(textUrgency), urgency: textUrgency, reasons: 'Scored by urgency.' };
+  }
+
+  /** The booking page's answer for a booked window (and its replay): the number and the window only. */
+  const bookedAnswer = (workOrderNumber: string, date: string, start: string, end: string): OnlineBookingBooked => ({
+    status: 'booked',
+    workOrderNumber,
+    date,
+    start,
+    end,
+    message: onlineBookingMessages.booked(formatAppointmentDate(date), formatAppointmentWindow(start, end), company.phone),
+  });
+
+  /** A window taken meanwhile: the open windows now, for the visitor to choose again. */
+  class WindowTaken extends Error {}
+
   return {
+    /**
+     * Books a visit from the booking page into an open arrival window (issue 21): in one
+     * transaction, the window is claimed under the technicians' locks (availability.claimWindow)
+     * and the customer, the scheduled work order with its technician, the lead, the audit entries
+     * and the staff notification are written (writeBookings). Confirmation goes out through
+     * messaging (the work order's row trigger plans it). A window taken meanwhile answers the open
+     * windows now (a 409 with them, for the page to offer). The same idempotency key again answers the first booking.
+     */
+    async bookWindow(input: OnlineBooking, idempotencyKey: string | undefined): Promise<OnlineBookingBooked & { isReplay: boolean }> {
+      const { availability } = options;
+      if (!availability) throw new AppError('INTERNAL', onlineBookingMessages.failure(company.phone));
+      const replay = async () => {
+        const existing = idempotencyKey ? await repository.findBookingByKey(idempotencyKey) : undefined;
+        return existing?.arrivalWindowStart && existing.arrivalWindowEnd
+          ? { ...bookedAnswer(existing.workOrderNumber, existing.serviceDate, existing.arrivalWindowStart.slice(0, 5), existing.arrivalWindowEnd.slice(0, 5)), isReplay: true }
+          : undefined;
+      };
+      const earlier = await replay();
+      if (earlier) return earlier;
+      const taken = async (): Promise<AppError> => {
+        const now = await availability.openWindows({ serviceType: input.serviceType, zip: input.zip });
+        // Only a crafted request gets here with a ZIP code outside the area or a type booked by phone.
+        if (now.status === 'outside_area') return new AppError('VALIDATION_FAILED', onlineBookingMessages.outsideArea(company.phone));
+        if (now.status === 'not_online') return new AppError('VALIDATION_FAILED', onlineBookingMessages.notOnline(company.phone));
+        return new AppError('CONFLICT', onlineBookingMessages.windowTaken, { windows: now.windows });
+      };
+
+      const { zip, date, start, end, ...contact } = input;
+      const scored = await scoreBooking(contact.description, contact.serviceType);
+      try {
+        const booked = await withTransaction(db, async (tx) => {
+          const claim = await availability.claimWindow(tx, { serviceType: input.serviceType, date, window: { start, end }, zip });
+          if (!claim) throw new WindowTaken();
+          const appointment = { technicianId: claim.technicianId, date, startTime: timeOfDay(claim.start), endTime: timeOfDay(claim.end), zip, window: { start, end } };
+          const [workOrderNumber] = await writeBookings(tx, [
+            { input: contact, appointment, idempotencyKey, scored, serviceDate: date, customerId: randomUUID(), workOrderId: randomUUID(), leadId: randomUUID() },
+          ]);
+          return workOrderNumber!;
+        });
+        return { ...bookedAnswer(booked, date, start, end), isReplay: false };
+      } catch (error) {
+        if (error instanceof WindowTaken) throw await taken();
+        if (isUniqueViolation(error, 'work_orders_idempotency_key_key')) {
+          const winner = await replay();
+          if (winner) return winner;
+        }
+        log.error({ err: error }, 'online booking failed; nothing was saved');
+        throw new AppError('INTERNAL', onlineBookingMessages.failure(company.phone));
+      }
+    },
+
     /** Answers one message (safety scripts first, whatever responder is configured) and stores the exchange. */
     async reply(request: ChatRequest): Promise<ChatReply> {
       const hazard = detectSafetyHazard(request.message);
@@ -275,11 +400,8 @@ export function createChatService(options: {
       const earlier = await replay();
       if (earlier) return earlier;
 
-      const textUrgency = detectUrgency(`${input.description ?? ''}`, input.serviceType);
       // Scoring calls the model (when one is configured): outside the transaction, never holding it open.
-      const scored = scoreLead
-        ? await scoreLead({ description: input.description ?? '', serviceType: input.serviceType, fallbackUrgency: textUrgency })
-        : { score: fallbackLeadScore(textUrgency), urgency: textUrgency, reasons: 'Scored by urgency.' };
+      const scored = await scoreBooking(input.description, input.serviceType);
       const serviceDate = input.preferredDate ?? suggestedServiceDate(scored.urgency, todayIn(timeZone));
 
       try {

@@ -1,0 +1,3 @@
+ALTER TABLE "work_orders" ADD COLUMN "arrival_window_start" time;--> statement-breakpoint
+ALTER TABLE "work_orders" ADD COLUMN "arrival_window_end" time;--> statement-breakpoint
+ALTER TABLE "work_orders" ADD CONSTRAINT "work_orders_arrival_window_check" CHECK (("work_orders"."arrival_window_start" is null) = ("work_orders"."arrival_window_end" is null) and ("work_orders"."arrival_window_end" is null or "work_orders"."arrival_window_end" > "work_orders"."arrival_window_start"));
