@@ -107,19 +107,6 @@ test.describe('estimate form', () => {
 });
 
 test.describe('online booking page', () => {
-  test('books a service visit through the same machinery', async ({ page }) => {
-    const name = uniqueName('Booking Journey');
-    await page.goto('/BookingPage');
-    await expectNoSeriousA11yViolations(page);
-    const email = uniqueEmail();
-    await fillValidRequest(page, name, email);
-    await page.getByRole('button', { name: 'Request Service' }).click();
-    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
-    // The staff notification names the visitor; their confirmation goes to their address.
-    await expect.poll(() => outboxMailsMentioning(email).length).toBe(2);
-    expect(outboxMailsMentioning(name)).toHaveLength(1);
-  });
-
   test('on a phone, the header Contact Us leads here', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/');

@@ -1,6 +1,6 @@
 import { openingHoursLabel, telHref } from '#shared/company-profile.ts';
 import { serviceCallFeeFrom } from '#shared/business.ts';
-import { EstimateForm } from '#client/features/estimates/estimate-form.tsx';
+import { BookingFlow } from '#client/features/booking/index.ts';
 import { PhoneIcon } from '#client/features/site/icons.tsx';
 import { PageHero } from '#client/features/site/page-hero.tsx';
 import { company } from '#client/lib/company.ts';
@@ -9,11 +9,11 @@ import { pageMeta } from '#client/lib/seo.ts';
 export const meta = () =>
   pageMeta({
     title: `Book HVAC Service Online | ${company.name}`,
-    description: `Request an AC or heating service visit online in Bluffton, Hilton Head Island and the Low Country. We confirm your appointment within 24 hours.`,
+    description: `Book an AC or heating service visit online in Bluffton, Hilton Head Island and the Low Country: choose a real arrival time our technicians can make.`,
     path: '/BookingPage',
   });
 
-/** The online service-request form (footer 'Contact', header 'Contact Us' on phones). */
+/** Online booking into open arrival windows (issue 21; footer 'Contact', header 'Contact Us' on phones). */
 export default function BookingPage() {
   return (
     <>
@@ -22,14 +22,14 @@ export default function BookingPage() {
         title="Book a Service Visit"
         lead={
           <p>
-            Pick the service and a day that suits you. We confirm the appointment by phone within 24 hours. Service calls start at $
-            {serviceCallFeeFrom}.
+            Pick the service, and choose an arrival time our technicians can really make. You get the confirmation by e-mail right
+            away. Service calls start at ${serviceCallFeeFrom}.
           </p>
         }
       />
-      <section aria-label="Service request" className="mx-auto grid max-w-6xl grid-cols-[minmax(0,1fr)] gap-10 px-4 py-12 lg:grid-cols-[1.6fr_1fr]">
+      <section aria-label="Online booking" className="mx-auto grid max-w-6xl grid-cols-[minmax(0,1fr)] gap-10 px-4 py-12 lg:grid-cols-[1.6fr_1fr]">
         <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm md:p-8">
-          <EstimateForm heading="Request a Service Visit" submitLabel="Request Service" />
+          <BookingFlow />
         </div>
         <aside aria-labelledby="booking-contact" className="space-y-6 break-words">
           <div className="rounded-xl bg-brand-50 p-6">
