@@ -77,9 +77,7 @@ const serviceTypeListSchema = z
   .transform((types) => workOrderServiceTypes.filter((type) => types.includes(type)));
 
 export const serviceTypeBookingSchema = z.object({
-  durationMinutes: z.number(bookingMessages.durationInvalid).int(bookingMessages.durationInvalid).min(15, bookingMessages.durationInvalid).max(600, bookingMessages.durationInvalid)
-    // A refinement, not `multipleOf`: Swagger UI's example generator hangs the API reference on an integer `multipleOf`.
-    .refine((minutes) => minutes % 15 === 0, bookingMessages.durationInvalid),
+  durationMinutes: z.number(bookingMessages.durationInvalid).int(bookingMessages.durationInvalid).min(15, bookingMessages.durationInvalid).max(600, bookingMessages.durationInvalid).multipleOf(15, bookingMessages.durationInvalid),
   bookableOnline: z.boolean(),
   leadTimeHours: z.number(bookingMessages.leadTimeInvalid).int(bookingMessages.leadTimeInvalid).min(0, bookingMessages.leadTimeInvalid).max(336, bookingMessages.leadTimeInvalid),
   horizonDays: z.number(bookingMessages.horizonInvalid).int(bookingMessages.horizonInvalid).min(1, bookingMessages.horizonInvalid).max(60, bookingMessages.horizonInvalid),
@@ -182,7 +180,6 @@ export const bookingSettingsPageSchema = z.object({
     travelBufferMinutes: z.number().int(),
     serviceAreaZips: z.array(z.string()),
     cancelCutoffHours: z.number().int(),
-    // An object with each service type, not a record with enum keys: Swagger UI's example generator hangs on `propertyNames` with `required`.
     serviceTypes: serviceTypesBookingSchema,
   }),
   /** When the settings were last saved; null while the defaults are in force. */

@@ -17,41 +17,33 @@ import type { AvailabilityService } from './availability.service.ts';
 
 const savedSettingsSchema = bookingSettingsPageSchema.pick({ settings: true, updatedAt: true });
 
-/**
- * Left out of the API reference for now (`hide`): with these routes in the document, Swagger UI
- * stops rendering the operations after the first few, with no console error (found by hiding the
- * routes in turn; more than one of them sets it off, and neither `multipleOf` nor an enum-keyed
- * record alone is the cause). Their contracts still validate every call and answer.
- */
-const hide = true;
-
 /** Settings -> Online booking (issue 21, decision 026-c): admins only, as everything under /api/admin/settings. */
 export async function availabilityRoutes(app: FastifyInstance, { availability }: { availability: AvailabilityService }): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  routes.get('/api/admin/settings/booking', { schema: { hide, response: { 200: bookingSettingsPageSchema } } }, async () => availability.readPage());
+  routes.get('/api/admin/settings/booking', { schema: { response: { 200: bookingSettingsPageSchema } } }, async () => availability.readPage());
 
   routes.put(
     '/api/admin/settings/booking',
-    { schema: { hide, body: bookingSettingsSchema, response: { 200: savedSettingsSchema } } },
+    { schema: { body: bookingSettingsSchema, response: { 200: savedSettingsSchema } } },
     async (request) => availability.saveSettings(request.body, actorOf(request)),
   );
 
   routes.put(
     '/api/admin/settings/booking/technicians/:id',
-    { schema: { hide, params: idParamsSchema, body: technicianAvailabilitySchema, response: { 200: technicianBookingResponseSchema } } },
+    { schema: { params: idParamsSchema, body: technicianAvailabilitySchema, response: { 200: technicianBookingResponseSchema } } },
     async (request) => ({ technician: await availability.saveTechnician(request.params.id, request.body, actorOf(request)) }),
   );
 
   routes.post(
     '/api/admin/settings/booking/technicians/:id/time-off',
-    { schema: { hide, params: idParamsSchema, body: timeOffBodySchema, response: { 201: timeOffResponseSchema } } },
+    { schema: { params: idParamsSchema, body: timeOffBodySchema, response: { 201: timeOffResponseSchema } } },
     async (request, reply) => reply.status(201).send({ timeOff: await availability.addTimeOff(request.params.id, request.body, actorOf(request)) }),
   );
 
   routes.delete(
     '/api/admin/settings/booking/time-off/:id',
-    { schema: { hide, params: idParamsSchema, response: { 204: noContentSchema } } },
+    { schema: { params: idParamsSchema, response: { 204: noContentSchema } } },
     async (request, reply) => {
       await availability.removeTimeOff(request.params.id, actorOf(request));
       return sendNoContent(reply);
@@ -67,7 +59,7 @@ export async function availabilityPublicRoutes(app: FastifyInstance, options: { 
   const routes = app.withTypeProvider<ZodTypeProvider>();
   routes.get(
     '/api/public/booking/windows',
-    { config: { rateLimit: { max: options.limitPerMinute, timeWindow: '1 minute' } }, schema: { hide, querystring: openWindowsQuerySchema, response: { 200: openWindowsResponseSchema } } },
+    { config: { rateLimit: { max: options.limitPerMinute, timeWindow: '1 minute' } }, schema: { querystring: openWindowsQuerySchema, response: { 200: openWindowsResponseSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return options.availability.openWindows(request.query);
