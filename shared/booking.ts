@@ -149,6 +149,7 @@ export const timeOffBodySchema = z
   .refine((body) => (body.startTime === null) === (body.endTime === null) && (body.startTime === null || body.startsOn === body.endsOn), { message: bookingMessages.timeOffPartDay, path: ['startTime'] })
   .refine((body) => body.startTime === null || body.endTime === null || minutesOfDay(body.endTime) > minutesOfDay(body.startTime), { message: bookingMessages.rangeOrder, path: ['endTime'] });
 export type TimeOffBody = z.output<typeof timeOffBodySchema>;
+export type TimeOffInput = z.input<typeof timeOffBodySchema>;
 
 export const timeOffSchema = z.object({
   id: z.string(),
@@ -189,7 +190,9 @@ export const bookingSettingsPageSchema = z.object({
 export type BookingSettingsPage = z.infer<typeof bookingSettingsPageSchema>;
 
 export const technicianBookingResponseSchema = z.object({ technician: technicianBookingSchema });
+export type TechnicianBookingResponse = z.infer<typeof technicianBookingResponseSchema>;
 export const timeOffResponseSchema = z.object({ timeOff: timeOffSchema });
+export type TimeOffResponse = z.infer<typeof timeOffResponseSchema>;
 
 /** GET /api/public/booking/windows: the open arrival windows for a service type at a ZIP code. */
 export const openWindowsQuerySchema = z.object({

@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { sessionQuery } from '#client/features/auth/index.ts';
 import { ActivityPanel } from './activity-panel.tsx';
 import { BillingPanel } from './billing-panel.tsx';
+import { BookingPanel } from './booking-panel.tsx';
 import { CompanyPanel } from './company-panel.tsx';
 import { DataPanel } from './data-panel.tsx';
 import { IntegrationsPanel } from './integrations-panel.tsx';
@@ -17,6 +18,7 @@ const panels: Record<SettingsTabId, () => React.ReactNode> = {
   company: CompanyPanel,
   messages: MessagesPanel,
   billing: BillingPanel,
+  booking: BookingPanel,
   integrations: IntegrationsPanel,
   activity: ActivityPanel,
   data: DataPanel,

@@ -9,6 +9,7 @@ export const settingsTabs = [
   { id: 'company', label: 'Company profile' },
   { id: 'messages', label: 'Messages' },
   { id: 'billing', label: 'Billing' },
+  { id: 'booking', label: 'Online booking' },
   { id: 'integrations', label: 'Integrations' },
   { id: 'activity', label: 'Activity log' },
   { id: 'data', label: 'Export & backup' },
