@@ -244,7 +244,8 @@ export function createWorkOrderService(options: WorkOrderServiceDependencies) {
           status: row.status as WorkOrderStatus,
           priority: row.priority as WorkOrderListItem['priority'],
           serviceType: row.serviceType as WorkOrderListItem['serviceType'],
-          updatedAt: row.updatedAt.toISOString(),
+          // ISO text with microseconds and an offset (the page is JSON): to the millisecond, in UTC, as elsewhere.
+          updatedAt: new Date(row.updatedAt).toISOString(),
         }),
       );
       return { workOrders, total, totalCapped, page: query.page, pageSize: query.pageSize };
