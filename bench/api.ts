@@ -168,6 +168,10 @@ function calendarRanges() {
 /** The dashboard's calendar days at this moment, as the endpoint computes them per request. */
 const dashboardDaysNow = () => dashboardDays(businessTimeZone, new Date());
 
+/** The work-order list's totals without a search are kept per snapshot (WorkOrderService.list, decision 026-a). */
+const workOrderTotalNote =
+  'the driver reads the page and the total; while no transaction commits the endpoint reads only the session and the page (the total ' +
+  'is kept for the page\'s snapshot)';
 /** The work-order list's default page size (workOrderListQuerySchema). */
 const workOrderPageSize = 25;
 /**
@@ -289,7 +293,8 @@ const endpoints: Endpoint[] = [
   {
     name: 'work-order list',
     path: '/api/admin/work-orders',
-    // WorkOrderRepository.list: the first page in index order, then the total from the kept counts.
+    // WorkOrderRepository.list: the first page in index order (one JSON text), then the total from
+    // the kept counts, kept per snapshot by the service (the driver runs it every time).
     sql: [
       sessionLookup,
       {
@@ -301,6 +306,7 @@ const endpoints: Endpoint[] = [
       { text: 'select coalesce(sum("count"), 0)::int from "work_order_status_counts"', params: () => [], minRows: 1 },
     ],
     builtSql: () => [builtJsonRows(workOrderQueries.listPage('all', 1, workOrderPageSize)), workOrderQueries.listTotal('all').toSQL()],
+    note: workOrderTotalNote,
   },
   {
     name: 'work-order list by status',
@@ -323,6 +329,7 @@ const endpoints: Endpoint[] = [
       },
     ],
     builtSql: () => [builtJsonRows(workOrderQueries.listPage('scheduled', 1, workOrderPageSize)), workOrderQueries.listTotal('scheduled').toSQL()],
+    note: workOrderTotalNote,
   },
   {
     name: 'work-order search',

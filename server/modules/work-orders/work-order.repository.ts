@@ -275,17 +275,17 @@ export function createWorkOrderRepository(db: DbExecutor) {
     queries,
 
     /**
-     * A page and the number of all matches. Without a search: the page in index order and the kept
-     * counts (skipped when a partly filled page already tells the total). With one: one statement
+     * A page and the number of all matches. Without a search: the page in index order and `total`,
+     * told the page's snapshot (the kept counts, listTotal, or an answer kept for that snapshot;
+     * skipped when a partly filled page already tells the total). With one: one statement
      * counts the matches up to the cap and reads the page: under the cap the few matches sorted on
      * their own, past it (a common word) the newest work orders in index order (decision 023-a).
      */
-    async list(status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
+    async list(status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number, total: (snapshot: string) => Promise<number>) {
       if (!search) {
-        const { rows } = await jsonRows<WorkOrderListRow>(db, queries.listPage(status, page, pageSize));
+        const { rows, snapshot } = await jsonRows<WorkOrderListRow>(db, queries.listPage(status, page, pageSize));
         if (rows.length > 0 && rows.length < pageSize) return { rows, total: (page - 1) * pageSize + rows.length, totalCapped: false };
-        const [counted] = await queries.listTotal(status);
-        return { rows, total: counted?.total ?? 0, totalCapped: false };
+        return { rows, total: await total(snapshot), totalCapped: false };
       }
       const searchPage = async (from: 'first' | 'all') =>
         (await jsonRows<WorkOrderListRow & { matches: number; common: boolean }>(db, queries.searchPage(from, status, search, page, pageSize))).rows;
@@ -301,6 +301,12 @@ export function createWorkOrderRepository(db: DbExecutor) {
       // Past the cap the total is a lower bound: the cap, or the matches up to the end of this page.
       const seen = rows.length > 0 ? (page - 1) * pageSize + rows.length : 0;
       return { rows, total: totalCapped ? Math.max(cap, seen) : matches, totalCapped };
+    },
+
+    /** The work orders of a status, or all, from the kept per-status counts. */
+    async listTotal(status: WorkOrderStatus | 'all'): Promise<number> {
+      const [counted] = await queries.listTotal(status);
+      return counted?.total ?? 0;
     },
 
     async detail(id: string) {
