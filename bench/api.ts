@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { SQL } from 'drizzle-orm';
+import type { SQL, SQLWrapper } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import type { Database } from '#server/db/client.ts';
@@ -41,6 +41,7 @@ import { mapCustomerFiltersSchema, mapDefaults, mapWorkOrderFiltersSchema, type 
 import { fittedView, mapRequestView, mapViewQuery } from '#shared/map-view.ts';
 import { customerFiltersQuery, workOrderFiltersQuery } from '#client/features/map/map-filters.ts';
 import { countCap } from '#server/db/count-cap.ts';
+import { jsonRowsStatement } from '#server/db/json-rows.ts';
 import { createWorkOrderRepository, searchCommonCount, searchCommonSpread, searchCountCap, searchRecentWindow } from '#server/modules/work-orders/work-order.repository.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
 import { databaseLabel, describeDatabase, ensureSeeded, openBenchDatabase, type BenchDatabase, type SeedInfo } from './database.ts';
@@ -84,6 +85,8 @@ type SqlStatement = {
   params: (context: BenchContext) => unknown[];
   /** Checked once before measuring, so the ceiling is not that of a query that finds nothing. */
   minRows?: number;
+  /** The rows come as one JSON text (server/db/json-rows.ts): `minRows` counts the rows in it. */
+  jsonRows?: true;
 };
 
 /**
@@ -165,6 +168,10 @@ function calendarRanges() {
 /** The dashboard's calendar days at this moment, as the endpoint computes them per request. */
 const dashboardDaysNow = () => dashboardDays(businessTimeZone, new Date());
 
+/** The work-order list's totals without a search are kept per snapshot (WorkOrderService.list, decision 026-a). */
+const workOrderTotalNote =
+  'the driver reads the page and the total; while no transaction commits the endpoint reads only the session and the page (the total ' +
+  'is kept for the page\'s snapshot)';
 /** The work-order list's default page size (workOrderListQuerySchema). */
 const workOrderPageSize = 25;
 /**
@@ -178,11 +185,22 @@ const workOrderSearchPattern = `%${workOrderSearchText}%`;
 const workOrderRareSearchText = 'WO-1052';
 const workOrderRareSearchPattern = `%${workOrderRareSearchText}%`;
 
+/** A page read as one JSON text (server/db/json-rows.ts, decision 026-a), as jsonRows sends it. */
+const asJsonRows = (page: string) =>
+  `select coalesce(json_agg("page"), '[]')::text as "rows", pg_current_snapshot()::text as "snapshot" from ((${page})) as "page"`;
+/** The same built from a repository's page (for `builtSql`). */
+function builtJsonRows(page: SQLWrapper): { sql: string; params: unknown[] } {
+  const { sql, params } = new PgDialect().sqlToQuery(jsonRowsStatement(page));
+  return { sql, params };
+}
+
 const workOrderListColumns =
-  'select "work_orders"."id", "work_orders"."work_order_number", "work_orders"."title", "work_orders"."description", "work_orders"."status", ' +
-  '"work_orders"."priority", "work_orders"."service_type", "work_orders"."service_date", "work_orders"."updated_at", ' +
-  '"work_orders"."service_address", "work_orders"."service_city", "work_orders"."service_state", "work_orders"."service_zip", ' +
-  '"customers"."id", "customers"."name", "customers"."phone", "customers"."address"';
+  'select "work_orders"."id" as "id", "work_orders"."work_order_number" as "workOrderNumber", "work_orders"."title" as "title", ' +
+  '"work_orders"."description" as "description", "work_orders"."status" as "status", "work_orders"."priority" as "priority", ' +
+  '"work_orders"."service_type" as "serviceType", "work_orders"."service_date" as "serviceDate", "work_orders"."updated_at" as "updatedAt", ' +
+  '"work_orders"."service_address" as "serviceAddress", "work_orders"."service_city" as "serviceCity", "work_orders"."service_state" as "serviceState", ' +
+  '"work_orders"."service_zip" as "serviceZip", json_build_object(\'id\', "customers"."id", \'name\', "customers"."name", ' +
+  '\'phone\', "customers"."phone", \'address\', "customers"."address") as "customer"';
 const workOrderNewestFirst = 'order by "work_orders"."service_date" desc, "work_orders"."created_at" desc, "work_orders"."id" desc';
 /**
  * WorkOrderRepository's search page (decisions 023-a, 024-b): one statement over work_order_search,
@@ -191,21 +209,22 @@ const workOrderNewestFirst = 'order by "work_orders"."service_date" desc, "work_
  * counted up to the cap and its page is the few matches sorted (or, past the cap, from the newest
  * work orders). A common word and a rare one send the same text.
  */
-const workOrderSearchStatement =
-  `${workOrderListColumns}, "page"."matches", "page"."common" from (with "matching" as (select "work_order_search"."work_order_id", ` +
-  '"work_order_search"."service_date", "work_order_search"."created_at", "work_order_search".ctid from "work_order_search" ' +
-  'where "work_order_search"."search_text" like lower($1) limit $2), "sampled" as materialized (select coalesce((select (("beyond".ctid::text::point)[0] + 1) * $3 ' +
-  '<= "pages".relpages from (select "matching".ctid from "matching" offset $4 limit 1) as "beyond", pg_class as "pages" ' +
-  'where "pages".oid = \'work_order_search\'::regclass), false) as "common"), "counted" as materialized (select case when "sampled"."common" then $5 ' +
-  'else (select count(*)::int from "matching") end as "matches", "sampled"."common" from "sampled") select "ids"."work_order_id", ' +
-  '"counted"."matches", "counted"."common" from "counted" cross join lateral ( (select "matching"."work_order_id" from "matching" ' +
-  'where not "counted"."common" and "counted"."matches" <= $6 order by "matching"."service_date" desc, "matching"."created_at" desc, ' +
-  '"matching"."work_order_id" desc limit $7 offset $8) union all (select "recent"."work_order_id" from (select "work_order_search"."work_order_id", ' +
-  '"work_order_search"."search_text" from "work_order_search" order by "work_order_search"."service_date" desc, "work_order_search"."created_at" desc, ' +
-  '"work_order_search"."work_order_id" desc limit $9) as "recent" where ("counted"."common" or "counted"."matches" > $10) and ' +
-  '"recent"."search_text" like lower($11) limit $12 offset $13) ) as "ids") as "page" ' +
-  'inner join "work_orders" on "work_orders"."id" = "page"."work_order_id" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ' +
-  workOrderNewestFirst;
+const workOrderSearchStatement = asJsonRows(
+  `${workOrderListColumns}, "page"."matches" as "matches", "page"."common" as "common" from (with "matching" as (select "work_order_search"."work_order_id", ` +
+    '"work_order_search"."service_date", "work_order_search"."created_at", "work_order_search".ctid from "work_order_search" ' +
+    'where "work_order_search"."search_text" like lower($1) limit $2), "sampled" as materialized (select coalesce((select (("beyond".ctid::text::point)[0] + 1) * $3 ' +
+    '<= "pages".relpages from (select "matching".ctid from "matching" offset $4 limit 1) as "beyond", pg_class as "pages" ' +
+    'where "pages".oid = \'work_order_search\'::regclass), false) as "common"), "counted" as materialized (select case when "sampled"."common" then $5 ' +
+    'else (select count(*)::int from "matching") end as "matches", "sampled"."common" from "sampled") select "ids"."work_order_id", ' +
+    '"counted"."matches", "counted"."common" from "counted" cross join lateral ( (select "matching"."work_order_id" from "matching" ' +
+    'where not "counted"."common" and "counted"."matches" <= $6 order by "matching"."service_date" desc, "matching"."created_at" desc, ' +
+    '"matching"."work_order_id" desc limit $7 offset $8) union all (select "recent"."work_order_id" from (select "work_order_search"."work_order_id", ' +
+    '"work_order_search"."search_text" from "work_order_search" order by "work_order_search"."service_date" desc, "work_order_search"."created_at" desc, ' +
+    '"work_order_search"."work_order_id" desc limit $9) as "recent" where ("counted"."common" or "counted"."matches" > $10) and ' +
+    '"recent"."search_text" like lower($11) limit $12 offset $13) ) as "ids") as "page" ' +
+    'inner join "work_orders" on "work_orders"."id" = "page"."work_order_id" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ' +
+    workOrderNewestFirst,
+);
 /** Its parameters for the first page of a search. */
 const workOrderSearchParams = (pattern: string) => [
   pattern,
@@ -274,17 +293,20 @@ const endpoints: Endpoint[] = [
   {
     name: 'work-order list',
     path: '/api/admin/work-orders',
-    // WorkOrderRepository.list: the first page in index order, then the total from the kept counts.
+    // WorkOrderRepository.list: the first page in index order (one JSON text), then the total from
+    // the kept counts, kept per snapshot by the service (the driver runs it every time).
     sql: [
       sessionLookup,
       {
-        text: `${workOrderListColumns} from "work_orders" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ${workOrderNewestFirst} limit $1`,
+        text: asJsonRows(`${workOrderListColumns} from "work_orders" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ${workOrderNewestFirst} limit $1`),
         params: () => [workOrderPageSize],
         minRows: workOrderPageSize,
+        jsonRows: true,
       },
       { text: 'select coalesce(sum("count"), 0)::int from "work_order_status_counts"', params: () => [], minRows: 1 },
     ],
-    builtSql: () => [workOrderQueries.listPage('all', 1, workOrderPageSize).toSQL(), workOrderQueries.listTotal('all').toSQL()],
+    builtSql: () => [builtJsonRows(workOrderQueries.listPage('all', 1, workOrderPageSize)), workOrderQueries.listTotal('all').toSQL()],
+    note: workOrderTotalNote,
   },
   {
     name: 'work-order list by status',
@@ -292,11 +314,13 @@ const endpoints: Endpoint[] = [
     sql: [
       sessionLookup,
       {
-        text:
+        text: asJsonRows(
           `${workOrderListColumns} from "work_orders" inner join "customers" on "customers"."id" = "work_orders"."customer_id" ` +
-          `where "work_orders"."status" = $1 ${workOrderNewestFirst} limit $2`,
+            `where "work_orders"."status" = $1 ${workOrderNewestFirst} limit $2`,
+        ),
         params: () => ['scheduled', workOrderPageSize],
         minRows: workOrderPageSize,
+        jsonRows: true,
       },
       {
         text: 'select coalesce(sum("count"), 0)::int from "work_order_status_counts" where "work_order_status_counts"."status" = $1',
@@ -304,22 +328,23 @@ const endpoints: Endpoint[] = [
         minRows: 1,
       },
     ],
-    builtSql: () => [workOrderQueries.listPage('scheduled', 1, workOrderPageSize).toSQL(), workOrderQueries.listTotal('scheduled').toSQL()],
+    builtSql: () => [builtJsonRows(workOrderQueries.listPage('scheduled', 1, workOrderPageSize)), workOrderQueries.listTotal('scheduled').toSQL()],
+    note: workOrderTotalNote,
   },
   {
     name: 'work-order search',
     path: `/api/admin/work-orders?search=${workOrderSearchText}`,
     // A common word: the matches counted up to the cap (1,000+), and the page read from the newest
     // work orders in index order, stopping at the page's end; one statement (decision 023-a).
-    sql: [sessionLookup, { text: workOrderSearchStatement, params: () => workOrderSearchParams(workOrderSearchPattern), minRows: workOrderPageSize }],
-    builtSql: () => [workOrderQueries.searchPage('first', 'all', workOrderSearchText, 1, workOrderPageSize).toSQL()],
+    sql: [sessionLookup, { text: workOrderSearchStatement, params: () => workOrderSearchParams(workOrderSearchPattern), minRows: workOrderPageSize, jsonRows: true }],
+    builtSql: () => [builtJsonRows(workOrderQueries.searchPage('first', 'all', workOrderSearchText, 1, workOrderPageSize))],
   },
   {
     name: 'work-order search, rare word',
     path: `/api/admin/work-orders?search=${workOrderRareSearchText}`,
     // Under the cap: the few matches counted and sorted on their own, in the same statement.
-    sql: [sessionLookup, { text: workOrderSearchStatement, params: () => workOrderSearchParams(workOrderRareSearchPattern), minRows: 1 }],
-    builtSql: () => [workOrderQueries.searchPage('first', 'all', workOrderRareSearchText, 1, workOrderPageSize).toSQL()],
+    sql: [sessionLookup, { text: workOrderSearchStatement, params: () => workOrderSearchParams(workOrderRareSearchPattern), minRows: 1, jsonRows: true }],
+    builtSql: () => [builtJsonRows(workOrderQueries.searchPage('first', 'all', workOrderRareSearchText, 1, workOrderPageSize))],
   },
   {
     name: 'work-order detail',
@@ -705,9 +730,10 @@ async function measureDriverCeilings(target: BenchDatabase, options: Options): P
     for (const endpoint of selectedEndpoints(options)) {
       assertSqlIsCurrent(endpoint, context);
       for (const [index, statement] of endpoint.sql.entries()) {
-        const rows = await handle.query(statement.text, statement.params(context));
-        if (rows.length < (statement.minRows ?? 0)) {
-          throw new Error(`${endpoint.name}: statement ${index + 1} returned ${rows.length} rows, expected at least ${statement.minRows}.`);
+        const rows = await handle.query<{ rows?: string }>(statement.text, statement.params(context));
+        const found = statement.jsonRows ? (JSON.parse(rows[0]?.rows ?? '[]') as unknown[]).length : rows.length;
+        if (found < (statement.minRows ?? 0)) {
+          throw new Error(`${endpoint.name}: statement ${index + 1} returned ${found} rows, expected at least ${statement.minRows}.`);
         }
       }
       const steps = endpoint.sql.map((statement) => ({ text: statement.text, params: () => statement.params(context) }));

@@ -19,6 +19,7 @@ import type { SQL } from 'drizzle-orm';
 import { addDays, monthStart, todayIn } from '#shared/dates.ts';
 import { mapCustomerFiltersSchema, mapWorkOrderFiltersSchema } from '#shared/map.ts';
 import { loadConfig } from '#server/config.ts';
+import { jsonRowsStatement } from '#server/db/json-rows.ts';
 import { createCalendarRepository } from '#server/modules/calendar/index.ts';
 import { createCustomerRepository } from '#server/modules/customers/customer.repository.ts';
 import { customersQuery, propertiesQuery } from '#server/modules/map/map.repository.ts';
@@ -52,8 +53,9 @@ try {
   const gridStart = addDays(first, -new Date(`${first}T12:00:00Z`).getUTCDay());
   const statements: Array<[string, { sql: string; params: unknown[] }]> = [
     ["customer search 'mar': page and capped total", customerQueries.directorySearchPage('mar', 1, 50).toSQL()],
-    ["work-order search 'tun': page and capped total", workOrderQueries.searchPage('first', 'all', 'tun', 1, 25).toSQL()],
-    ["work-order search 'WO-1052': page and capped total", workOrderQueries.searchPage('first', 'all', 'WO-1052', 1, 25).toSQL()],
+    // As the list sends them: the page as one JSON text (server/db/json-rows.ts).
+    ["work-order search 'tun': page and capped total", built(jsonRowsStatement(workOrderQueries.searchPage('first', 'all', 'tun', 1, 25)))],
+    ["work-order search 'WO-1052': page and capped total", built(jsonRowsStatement(workOrderQueries.searchPage('first', 'all', 'WO-1052', 1, 25)))],
     ['calendar month (6 weeks)', calendarQueries.range(gridStart, addDays(gridStart, 42)).toSQL()],
     ['map properties (default filters)', built(propertiesQuery(mapWorkOrderFiltersSchema.parse({}), undefined, today))],
     ['map customers (default filters)', built(customersQuery(mapCustomerFiltersSchema.parse({})))],

@@ -65,13 +65,21 @@ describe('totals', () => {
   });
 
   it('follow inserts, status changes, deletes, and ignore a rolled-back transaction', async () => {
+    // Full pages: their totals are kept per snapshot (decision 026-a), read here before the changes.
+    const before = { all: (await list('')).total, scheduled: (await list('status=scheduled')).total };
     await context.database.query(`update work_orders set status = 'completed' where title like 'Frobnicate tune-up 1_'`);
     await context.database.query(`update work_orders set description = 'touched' where title like 'Ordinary visit 2_'`);
-    await context.database.query(`delete from work_orders where title like 'Ordinary visit 3_'`);
+    const deleted = (await context.database.query(`delete from work_orders where title like 'Ordinary visit 3_' returning id`)).length;
     await expect(
       context.database.query(`do $$ begin update work_orders set status = 'cancelled'; raise exception 'roll back'; end $$`),
     ).rejects.toThrow('roll back');
     await countsMatchTheTable();
+    // 'Ordinary visit 30' to '39', all scheduled.
+    expect(deleted).toBe(10);
+    expect(await list('')).toMatchObject({ total: before.all - deleted });
+    expect(await list('status=scheduled')).toMatchObject({ total: before.scheduled - deleted });
+    await context.database.query(`insert into work_orders (customer_id, title, service_date, status) values ($1, 'One more', '2026-06-01', 'scheduled')`, [customerId]);
+    expect(await list('status=scheduled')).toMatchObject({ total: before.scheduled - deleted + 1 });
     const [completed] = await context.database.query<{ count: number }>(`select count(*)::int as count from work_orders where status = 'completed'`);
     expect((await list('status=completed')).total).toBe(completed!.count);
     await context.database.query(`update work_orders set status = 'pending' where status = 'completed'`);

@@ -223,6 +223,40 @@ describe('the list', () => {
     expect(body.total).toBe(body.workOrders.length);
   });
 
+  it('answers each row with its exact values, the same in the list and in search results', async () => {
+    const owner = await createCustomer({ name: 'Exacta Owner', phone: '843-555-6161', address: '7 Heron Pt' });
+    const made = await createWorkOrder(owner, { title: 'Exactavalue check', description: 'exact', serviceDate: '2099-12-31' });
+    // Microseconds the answer cuts to the millisecond (.789654 -> .789, not rounded to .790).
+    await context.database.query(
+      `update work_orders set updated_at = '2099-12-30 04:05:06.789654+00', service_address = '12 Marsh Ln', service_city = 'Bluffton',
+         service_state = 'SC', service_zip = '29910', priority = 'emergency', service_type = 'maintenance' where id = $1`,
+      [made.id],
+    );
+    const expected = {
+      id: made.id,
+      workOrderNumber: made.workOrderNumber,
+      title: 'Exactavalue check',
+      description: 'exact',
+      status: 'pending',
+      priority: 'emergency',
+      serviceType: 'maintenance',
+      serviceDate: '2099-12-31',
+      updatedAt: '2099-12-30T04:05:06.789Z',
+      serviceAddress: '12 Marsh Ln',
+      serviceCity: 'Bluffton',
+      serviceState: 'SC',
+      serviceZip: '29910',
+      customer: { id: owner, name: 'Exacta Owner', phone: '843-555-6161', address: '7 Heron Pt' },
+    };
+    // The latest service date of the file: first on the list's first page.
+    expect((await list('pageSize=2')).workOrders[0]).toEqual(expected);
+    expect((await list('status=pending&pageSize=2')).workOrders[0]).toEqual(expected);
+    expect((await list('search=exactavalue')).workOrders).toEqual([expected]);
+    // The detail's version is the list's: a change based on the list's row is not refused as stale.
+    expect((await api('GET', `/api/admin/work-orders/${made.id}`)).json().workOrder.updatedAt).toBe(expected.updatedAt);
+    await context.database.query('delete from work_orders where id = $1', [made.id]);
+  });
+
   it('filters by status', async () => {
     const body = await list('status=scheduled&pageSize=100');
     expect(body.workOrders.map((order) => order.id)).toContain(ids.mid);

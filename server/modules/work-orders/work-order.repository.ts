@@ -19,6 +19,7 @@ import {
   workOrders,
 } from '#server/db/schema/index.ts';
 import { countCap } from '#server/db/count-cap.ts';
+import { jsonColumns, jsonRows } from '#server/db/json-rows.ts';
 import { containsPattern } from '#server/db/like-pattern.ts';
 import { equipmentColumns } from '#server/modules/customers/index.ts';
 
@@ -46,7 +47,8 @@ export const serviceAddressColumns = {
 /** The customer as the list and the calendar show them: the street is their address's line there, as before. */
 export const customerPlaceColumns = { id: customers.id, name: customers.name, phone: customers.phone, address: customers.address };
 
-const listColumns = {
+/** The list's columns, its page read as one JSON text (`jsonRows`, decision 026-a). */
+const listColumns = jsonColumns({
   id: workOrders.id,
   workOrderNumber: workOrders.workOrderNumber,
   title: workOrders.title,
@@ -58,7 +60,12 @@ const listColumns = {
   updatedAt: workOrders.updatedAt,
   ...serviceAddressColumns,
   customer: customerPlaceColumns,
-};
+});
+/** A row of the list's page as JSON gives it: `updatedAt` is ISO 8601 text, `serviceDate` YYYY-MM-DD. */
+export type WorkOrderListRow = Pick<
+  WorkOrderRow,
+  'id' | 'workOrderNumber' | 'title' | 'description' | 'status' | 'priority' | 'serviceType' | 'serviceDate' | keyof typeof serviceAddressColumns
+> & { updatedAt: string; customer: Pick<CustomerRow, keyof typeof customerPlaceColumns> };
 
 /** Newest service date first, then newest created: work_orders_list_order_idx (and its per-status twin) in index order. */
 const newestFirst = [desc(workOrders.serviceDate), desc(workOrders.createdAt), desc(workOrders.id)];
@@ -184,7 +191,7 @@ export function createWorkOrderRepository(db: DbExecutor) {
     searchPage: (from: 'first' | 'all', status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) => {
       const ids = from === 'first' ? searchPageWithCount(status, search, page, pageSize, page * pageSize <= searchRecentWindow) : searchPageOfAll(status, search, page, pageSize);
       return db
-        .select({ ...listColumns, matches: sql<number>`"page"."matches"`.mapWith(Number), common: sql<boolean>`"page"."common"`.mapWith(Boolean) })
+        .select({ ...listColumns, ...jsonColumns({ matches: sql`"page"."matches"`, common: sql`"page"."common"` }) })
         .from(ids)
         .innerJoin(workOrders, eq(workOrders.id, sql`"page"."work_order_id"`))
         .innerJoin(customers, eq(customers.id, workOrders.customerId))
@@ -268,30 +275,38 @@ export function createWorkOrderRepository(db: DbExecutor) {
     queries,
 
     /**
-     * A page and the number of all matches. Without a search: the page in index order and the kept
-     * counts (skipped when a partly filled page already tells the total). With one: one statement
+     * A page and the number of all matches. Without a search: the page in index order and `total`,
+     * told the page's snapshot (the kept counts, listTotal, or an answer kept for that snapshot;
+     * skipped when a partly filled page already tells the total). With one: one statement
      * counts the matches up to the cap and reads the page: under the cap the few matches sorted on
      * their own, past it (a common word) the newest work orders in index order (decision 023-a).
      */
-    async list(status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number) {
+    async list(status: WorkOrderStatus | 'all', search: string, page: number, pageSize: number, total: (snapshot: string) => Promise<number>) {
       if (!search) {
-        const rows = await queries.listPage(status, page, pageSize);
+        const { rows, snapshot } = await jsonRows<WorkOrderListRow>(db, queries.listPage(status, page, pageSize));
         if (rows.length > 0 && rows.length < pageSize) return { rows, total: (page - 1) * pageSize + rows.length, totalCapped: false };
-        const [counted] = await queries.listTotal(status);
-        return { rows, total: counted?.total ?? 0, totalCapped: false };
+        return { rows, total: await total(snapshot), totalCapped: false };
       }
-      const first = await queries.searchPage('first', status, search, page, pageSize);
+      const searchPage = async (from: 'first' | 'all') =>
+        (await jsonRows<WorkOrderListRow & { matches: number; common: boolean }>(db, queries.searchPage(from, status, search, page, pageSize))).rows;
+      const first = await searchPage('first');
       // An empty page (no match, or past the end or the window) carries no count: count alone.
       const counted = first[0] ?? (await queries.searchTotal(status, search)).rows[0];
       const matches = Number(counted?.matches ?? 0);
       const cap = counted?.common ? searchCommonCount : searchCountCap;
       const totalCapped = matches > cap;
       // Past the cap the window may hold too few matches for the page: all matches sorted then.
-      const found = first.length < pageSize && totalCapped ? await queries.searchPage('all', status, search, page, pageSize) : first;
+      const found = first.length < pageSize && totalCapped ? await searchPage('all') : first;
       const rows = found.map(({ matches: _matches, common: _common, ...row }) => row);
       // Past the cap the total is a lower bound: the cap, or the matches up to the end of this page.
       const seen = rows.length > 0 ? (page - 1) * pageSize + rows.length : 0;
       return { rows, total: totalCapped ? Math.max(cap, seen) : matches, totalCapped };
+    },
+
+    /** The work orders of a status, or all, from the kept per-status counts. */
+    async listTotal(status: WorkOrderStatus | 'all'): Promise<number> {
+      const [counted] = await queries.listTotal(status);
+      return counted?.total ?? 0;
     },
 
     async detail(id: string) {

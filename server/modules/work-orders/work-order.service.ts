@@ -27,6 +27,7 @@ import {
 import { serviceAddressColumns } from '#shared/work-order-place.ts';
 import { adminSignatureUrl } from '#shared/tech.ts';
 import { withTransaction, type Database, type DbExecutor, type RepositoryFactory } from '#server/db/client.ts';
+import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
 import { diffFields, hasChanges, recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import type { TechnicianBookings } from '#server/modules/calendar/index.ts';
@@ -223,6 +224,12 @@ export type WorkOrderServiceDependencies = {
 export function createWorkOrderService(options: WorkOrderServiceDependencies) {
   const { db, timeZone, workOrderRepository, customerRepository, bookings } = options;
   const repository = workOrderRepository(db);
+  /**
+   * The list's totals without a search, kept per status and snapshot (decisions 013, 026-a): the
+   * page's statement tells its snapshot, so a full page while nothing commits costs no second
+   * statement; any commit empties them.
+   */
+  const listTotals = createSnapshotCache<number>(db, { maxEntries: workOrderStatuses.length + 1 });
 
   async function ensureTechnician(technicianId: string | null, workOrders: WorkOrderRepository = repository): Promise<void> {
     if (technicianId && !(await workOrders.isActiveTechnician(technicianId))) throw technicianUnavailable();
@@ -237,14 +244,17 @@ export function createWorkOrderService(options: WorkOrderServiceDependencies) {
 
   return {
     async list(query: z.output<typeof workOrderListQuerySchema>): Promise<WorkOrderListResponse> {
-      const { rows, total, totalCapped } = await repository.list(query.status, query.search, query.page, query.pageSize);
+      const { rows, total, totalCapped } = await repository.list(query.status, query.search, query.page, query.pageSize, (snapshot) =>
+        listTotals.at(snapshot, query.status, () => repository.listTotal(query.status)),
+      );
       const workOrders = rows.map(
         (row): WorkOrderListItem => ({
           ...row,
           status: row.status as WorkOrderStatus,
           priority: row.priority as WorkOrderListItem['priority'],
           serviceType: row.serviceType as WorkOrderListItem['serviceType'],
-          updatedAt: row.updatedAt.toISOString(),
+          // ISO text with microseconds and an offset (the page is JSON): to the millisecond, in UTC, as elsewhere.
+          updatedAt: new Date(row.updatedAt).toISOString(),
         }),
       );
       return { workOrders, total, totalCapped, page: query.page, pageSize: query.pageSize };
