@@ -71,6 +71,7 @@ import { createWorkOrderRepository, createWorkOrderService, workOrderRoutes } fr
 import { createPriceBookService, priceBookRoutes } from './modules/price-book/index.ts';
 import { billingSettingsRoutes, createBillingSettingsService } from './modules/billing-settings/index.ts';
 import { availabilityPublicRoutes, availabilityRoutes, createAvailabilityService } from './modules/availability/index.ts';
+import { createVisitService, visitRoutes } from './modules/visits/index.ts';
 import { createQuoteService, quotePublicRoutes, quoteRoutes } from './modules/quotes/index.ts';
 import { createInvoiceSending, createInvoiceService, createOnlineInvoices, invoiceDocumentRoutes, invoicePublicRoutes, invoiceRoutes, markPrivate } from './modules/invoices/index.ts';
 import { createPaymentGateway } from './adapters/payments/index.ts';
@@ -167,8 +168,11 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   const chatResponder = createChatResponder(config, app.log);
   // Online booking (issue 21, decision 026-c): the open windows, Settings -> Online booking, and the booking page's claims.
   const availability = createAvailabilityService({ db: database.db, timeZone: config.businessTimeZone, ...(now ? { now } : {}) });
+  // The customer's visit link (issue 21): made with each online booking, opened at /visit/:token.
+  const visits = createVisitService({ db: database.db, documentLinks, availability, company: config.company, timeZone: config.businessTimeZone, ...(now ? { now } : {}) });
   const chat = createChatService({
     availability,
+    createVisitLink: (executor, workOrderId, visitDate) => visits.createLink(executor, workOrderId, visitDate),
     db: database.db,
     ...chatResponder,
     company: config.company,
@@ -395,6 +399,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   // Online booking (issue 21, decision 026-c): Settings -> Online booking and the open windows.
   await app.register(availabilityRoutes, { availability });
   await app.register(availabilityPublicRoutes, { availability, limitPerMinute: config.bookingWindowsLimitPerMinute });
+  await app.register(visitRoutes, { visits, limitPerMinute: config.bookingWindowsLimitPerMinute });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir, csp) : undefined;
   app.setNotFoundHandler((request, reply) => {
@@ -404,8 +409,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(pathname);
     const page = isPageRequest ? resolvePage?.(request.url) : undefined;
     if (page) {
-      // A customer's invoice or quote link carries its secret in the path (decisions 024-h, 025-c).
-      if (/^\/(invoice|quote)\//i.test(pathname)) markPrivate(reply);
+      // A customer's invoice, quote or visit link carries its secret in the path (decisions 024-h, 025-c, 027-a).
+      if (/^\/(invoice|quote|visit)\//i.test(pathname)) markPrivate(reply);
       return sendPage(request, reply, page);
     }
     return reply.status(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${pathname}` } });

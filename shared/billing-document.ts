@@ -68,7 +68,7 @@ export type BillingDocument = {
 };
 
 /** Where a customer opens a quote or an invoice from its link (the token is the link's secret). */
-export function customerDocumentPath(documentType: 'quote' | 'invoice', token: string): string {
+export function customerDocumentPath(documentType: 'quote' | 'invoice' | 'visit', token: string): string {
   return `/${documentType}/${encodeURIComponent(token)}`;
 }
 

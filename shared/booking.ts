@@ -260,6 +260,8 @@ export const onlineBookingBookedSchema = z.object({
   start: z.string(),
   end: z.string(),
   message: z.string(),
+  /** The customer's own page of the visit (/visit/:token), to move or cancel it; only in the first answer (a replay has none: the link is not kept). */
+  visitPath: z.string().optional(),
 });
 export type OnlineBookingBooked = z.infer<typeof onlineBookingBookedSchema>;
 

@@ -56,6 +56,8 @@ export const messageVariables = {
   'document.balance': { label: 'Invoice balance due', sample: '$1,284.00' },
   'document.dueDate': { label: 'Invoice due date', sample: 'Sunday, December 27' },
   'document.validUntil': { label: 'Quote valid until', sample: 'Sunday, December 27' },
+  /** The customer's own page of the visit (appointment messages; issue 21): see it, move it or cancel it. Made when sent, never stored. */
+  'visit.link': { label: 'Link to see, move or cancel the visit online', sample: 'https://lowcountrycomfort.example/visit/q8Xf3kPz0VbL7mN2sR5tY9wA1cE4gH6jK8nM0pQ2rS4' },
   /** The customer's own link: made when the message is sent, never stored in the message history. */
   'document.link': { label: 'Link to view (and approve or pay) online', sample: 'https://lowcountrycomfort.example/invoice/q8Xf3kPz0VbL7mN2sR5tY9wA1cE4gH6jK8nM0pQ2rS4' },
 } as const;
@@ -78,13 +80,13 @@ export const defaultMessageTemplates: Record<MessageType, MessageTemplate> = {
   appointment_confirmed: {
     subject: 'Your visit is booked: {{appointment.date}}',
     emailBody:
-      'Hi {{customer.firstName}},\n\nYou are all set: we will see you on {{appointment.date}}, arriving between {{appointment.window}}, at {{appointment.address}}.\n\nWe will send a reminder the day before. Need to change something? Call us at {{company.phone}}.\n\nThank you,\n{{company.name}}',
+      'Hi {{customer.firstName}},\n\nYou are all set: we will see you on {{appointment.date}}, arriving between {{appointment.window}}, at {{appointment.address}}.\n\nWe will send a reminder the day before. To see your visit, move it or cancel it:\n\n{{visit.link}}\n\nOr call us at {{company.phone}}.\n\nThank you,\n{{company.name}}',
     smsBody: 'Hi {{customer.firstName}}, your visit is booked for {{appointment.date}}, {{appointment.window}}. Questions? {{company.phone}} - {{company.name}}',
   },
   appointment_rescheduled: {
     subject: 'Your visit has moved to {{appointment.date}}',
     emailBody:
-      'Hi {{customer.firstName}},\n\nYour visit has a new time: {{appointment.date}}, arriving between {{appointment.window}}, at {{appointment.address}}.\n\nIf that does not suit you, call us at {{company.phone}} and we will find another.\n\nThank you,\n{{company.name}}',
+      'Hi {{customer.firstName}},\n\nYour visit has a new time: {{appointment.date}}, arriving between {{appointment.window}}, at {{appointment.address}}.\n\nIf that does not suit you, choose another time here:\n\n{{visit.link}}\n\nor call us at {{company.phone}} and we will find one.\n\nThank you,\n{{company.name}}',
     smsBody: 'Hi {{customer.firstName}}, your visit has moved to {{appointment.date}}, {{appointment.window}}. Questions? {{company.phone}} - {{company.name}}',
   },
   appointment_cancelled: {

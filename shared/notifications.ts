@@ -16,6 +16,8 @@ export const notificationTypes = {
   quoteAnswered: 'quote_answered',
   /** A visit booked on the booking page into an open window (issue 21); `data.link` opens its work order. */
   newOnlineBooking: 'new_online_booking',
+  /** A customer moved or cancelled a visit from its link (issue 21); `data.link` opens its work order. */
+  visitChanged: 'visit_changed',
 } as const;
 
 /**

@@ -51,6 +51,7 @@ const takesNoBody = new Set([
   'POST /api/admin/quotes/:id/send',
   'POST /api/admin/quotes/:id/revise',
   'POST /api/public/invoices/:token/checkout',
+  'POST /api/public/visits/:token/cancel',
   // Stripe's raw, signed event: read as bytes for the signature check, then by the adapter's own schemas.
   'POST /api/public/payments/stripe/webhook',
 ]);

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultBookingSettings, onlineBookingBookedSchema, windowTakenDetailsSchema, type BookingSettingsInput, type OnlineBookingInput } from '#shared/booking.ts';
+import { visitPageSchema } from '#shared/visit.ts';
+import { invalidLinkMessage } from '#server/modules/document-links/index.ts';
+import { customerLinkFromOutbox } from '#tests/support/outbox-links.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 /**
@@ -119,7 +122,9 @@ describe('booking an open window', () => {
     // The same submission again: the first booking's answer, and nothing new.
     const again = await book({ date: '2027-03-15', start: '10:00', end: '12:00' }, { key: 'online-booking-first-0001' });
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual(answer);
+    // The same answer, without the visit's link: links are not kept, so a replay cannot give it again.
+    expect(again.json()).toEqual({ ...answer, visitPath: undefined });
+    expect(again.json()).not.toHaveProperty('visitPath');
     const [count] = await context.database.query<{ count: number }>(`select count(*)::int as count from work_orders where idempotency_key = 'online-booking-first-0001'`);
     expect(count!.count).toBe(1);
 
@@ -169,5 +174,101 @@ describe('booking an open window', () => {
     expect(bad.json().error.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['date', 'email', 'name', 'phone', 'start']);
     const [count] = await context.database.query<{ count: number }>(`select count(*)::int as count from work_orders where title like '%booked online'`);
     expect(count!.count).toBe(2);
+  });
+});
+
+describe('the customer’s visit link', () => {
+  const visitApi = (path: string, method: 'GET' | 'POST' = 'GET', payload?: object) =>
+    context.app.inject({ method, url: `/api/public/visits/${path}`, ...(payload ? { payload } : {}), remoteAddress: '203.0.113.20' });
+
+  it('shows the visit from the confirmation’s link; moves it to another open window; cancels it; refuses every bad link alike', async () => {
+    await technician('Jordan Mover', ['maintenance'], { '1': [{ start: '08:00', end: '17:00' }], '2': [{ start: '08:00', end: '17:00' }] });
+    const email = 'jamie.mover@example.com';
+    const response = await book({ serviceType: 'maintenance', date: '2027-03-15', start: '08:00', end: '10:00', email, name: 'Jamie Mover' });
+    expect(response.statusCode, response.body).toBe(201);
+    const booked = onlineBookingBookedSchema.parse(response.json());
+    const token = booked.visitPath!.replace('/visit/', '');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const shown = await visitApi(token);
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.headers['cache-control']).toContain('no-store');
+    expect(shown.headers['referrer-policy']).toBe('no-referrer');
+    const page = visitPageSchema.parse(shown.json());
+    expect(page).toMatchObject({
+      workOrderNumber: booked.workOrderNumber,
+      status: 'scheduled',
+      date: '2027-03-15',
+      window: { start: '08:00', end: '10:00' },
+      address: '7 Heron Point, Bluffton, SC',
+      technicianFirstName: 'Jordan',
+      canChange: true,
+      canReschedule: true,
+    });
+    expect(page.prepare.length).toBeGreaterThan(0);
+    expect(shown.body).not.toMatch(/Mover@|555-0177|Robin/);
+
+    // The confirmation e-mail carries a link of its own to the same visit.
+    await context.app.messaging.planPending();
+    await context.app.messaging.dispatchDue();
+    const emailed = await customerLinkFromOutbox(context, { recipient: email, kind: 'message_appointment_confirmed', site: context.config.company.siteUrl, documentType: 'visit' });
+    expect(emailed).not.toBe(token);
+    expect(visitPageSchema.parse((await visitApi(emailed)).json()).workOrderNumber).toBe(booked.workOrderNumber);
+
+    // Every bad link: the one 404.
+    for (const bad of ['A'.repeat(43), `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, 'short', '../../etc/passwd']) {
+      const refused = await visitApi(encodeURIComponent(bad));
+      expect(refused.statusCode, bad).toBe(404);
+      expect(refused.json().error.message).toBe(invalidLinkMessage);
+    }
+
+    // Another open time: Tuesday 13-15.
+    const windows = await visitApi(`${token}/windows`);
+    expect(windows.json().windows).toContainEqual({ date: '2027-03-16', start: '13:00', end: '15:00' });
+    const moved = await visitApi(`${token}/reschedule`, 'POST', { date: '2027-03-16', start: '13:00', end: '15:00' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(visitPageSchema.parse(moved.json())).toMatchObject({ date: '2027-03-16', window: { start: '13:00', end: '15:00' } });
+    const [row] = await context.database.query<Record<string, string>>(
+      `select service_date::text as date, scheduled_start_time::text as start, status from work_orders where work_order_number = $1`,
+      [booked.workOrderNumber],
+    );
+    expect(row).toEqual({ date: '2027-03-16', start: '13:00:00', status: 'scheduled' });
+    // The move goes out through messaging (planned from the work order as the runner would).
+    await context.app.messaging.planPending();
+    const [audit] = await context.database.query<{ actor_name: string; action: string }>(
+      `select actor_name, action from audit_log where entity_label = $1 order by occurred_at desc limit 1`,
+      [booked.workOrderNumber],
+    );
+    expect(audit).toEqual({ actor_name: 'Customer (visit link)', action: 'rescheduled' });
+    // A window that is not open: a 409 with the open ones.
+    const taken = await visitApi(`${token}/reschedule`, 'POST', { date: '2027-03-14', start: '08:00', end: '10:00' });
+    expect(taken.statusCode).toBe(409);
+    expect(Array.isArray(taken.json().error.details.windows)).toBe(true);
+
+    const cancelled = await visitApi(`${token}/cancel`, 'POST', {});
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(visitPageSchema.parse(cancelled.json())).toMatchObject({ status: 'cancelled', canChange: false });
+    await context.app.messaging.planPending();
+    const types = await context.database.query<{ type: string }>(
+      `select distinct m.type from messages m join work_orders w on w.id = m.work_order_id where w.work_order_number = $1 order by 1`,
+      [booked.workOrderNumber],
+    );
+    expect(types.map((entry) => entry.type)).toEqual(expect.arrayContaining(['appointment_cancelled', 'appointment_confirmed', 'appointment_rescheduled']));
+    const again = await visitApi(`${token}/cancel`, 'POST', {});
+    expect(again.statusCode).toBe(409);
+    const notifications = await context.database.query<{ title: string }>(`select title from admin_notifications where type = 'visit_changed' order by created_at`);
+    expect(notifications.map((entry) => entry.title)).toEqual([`Rescheduled by the customer: ${booked.workOrderNumber}`, `Cancelled by the customer: ${booked.workOrderNumber}`]);
+  });
+
+  it('refuses changes past the cut-off (24 hours before the visit) and says to call', async () => {
+    await technician('Riley Today', ['repair'], { '5': [{ start: '08:00', end: '17:00' }] });
+    const response = await book({ date: '2027-03-12', start: '13:00', end: '15:00', email: 'today@example.com' });
+    expect(response.statusCode, response.body).toBe(201);
+    const token = onlineBookingBookedSchema.parse(response.json()).visitPath!.replace('/visit/', '');
+    expect(visitPageSchema.parse((await visitApi(token)).json())).toMatchObject({ canChange: false, canReschedule: false });
+    const refused = await visitApi(`${token}/cancel`, 'POST', {});
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toMatch(/up to 24 hours before/);
+    expect((await visitApi(`${token}/reschedule`, 'POST', { date: '2027-03-15', start: '13:00', end: '15:00' })).statusCode).toBe(409);
   });
 });

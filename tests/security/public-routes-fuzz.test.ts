@@ -51,6 +51,10 @@ const validBodies: Record<string, Record<string, unknown>> = {
   // quote, so a valid body meets the one 404; tests/integration/quotes.test.ts has real links).
   'POST /api/public/quotes/:token/approve': { optionId: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f', name: 'Morgan Ellis', accepted: true, signature: null },
   'POST /api/public/quotes/:token/decline': { reason: 'We went with the repair.' },
+  // A customer's visit link (issue 21): ':token' opens no visit, so a valid body meets the one 404
+  // (tests/integration/online-booking.test.ts has real links).
+  'POST /api/public/visits/:token/reschedule': { date: '2030-01-08', start: '08:00', end: '10:00' },
+  'POST /api/public/visits/:token/cancel': {},
   'POST /api/auth/login': { email: 'fuzz@example.com', password: 'not the password at all' },
   'POST /api/auth/logout': {},
   'POST /api/auth/set-password/check': { token: 'A'.repeat(43) },
@@ -276,7 +280,7 @@ describe('public routes under fuzz', () => {
         : await send(route, { name: 'valid', payload: json(body) });
       expect(response.statusCode, `${route.method} ${route.url}: ${response.body}`).toBeLessThan(500);
       // ':token' is no customer link: the one refusal every bad link gets.
-      if (route.url.startsWith('/api/public/invoices/:token/') || route.url.startsWith('/api/public/quotes/:token/')) {
+      if (route.url.startsWith('/api/public/invoices/:token/') || route.url.startsWith('/api/public/quotes/:token/') || route.url.startsWith('/api/public/visits/:token/')) {
         expect(response.statusCode, response.body).toBe(404);
         continue;
       }

@@ -13,7 +13,7 @@ function decodeQuotedPrintable(text: string): string {
  * at any moment in a test app (its outbox worker runs): then the link is read from the .eml the
  * offline sender wrote under DATA_DIR/outbox, the newest one to that recipient.
  */
-export async function customerLinkFromOutbox(context: TestContext, options: { recipient: string; kind: string; site: string; documentType: 'quote' | 'invoice' }): Promise<string> {
+export async function customerLinkFromOutbox(context: TestContext, options: { recipient: string; kind: string; site: string; documentType: 'quote' | 'invoice' | 'visit' }): Promise<string> {
   const pattern = new RegExp(`${options.site.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/${options.documentType}/([A-Za-z0-9_-]{43})`);
   const deadline = Date.now() + 10_000;
   for (;;) {

@@ -1412,7 +1412,7 @@ export const documentLinks = pgTable(
   'document_links',
   {
     tokenHash: text('token_hash').primaryKey(),
-    /** 'quote' or 'invoice'. */
+    /** 'quote', 'invoice', or 'visit' (a work order's visit, issue 21). */
     documentType: text('document_type').notNull(),
     documentId: uuid('document_id').notNull(),
     linkVersion: integer('link_version').notNull(),
@@ -1421,7 +1421,7 @@ export const documentLinks = pgTable(
     lastOpenedAt: timestamp('last_opened_at', { withTimezone: true }),
   },
   (table) => [
-    check('document_links_type_check', sql`${table.documentType} in ('quote', 'invoice')`),
+    check('document_links_type_check', sql`${table.documentType} in ('quote', 'invoice', 'visit')`),
     index('document_links_document_idx').on(table.documentType, table.documentId),
     index('document_links_expires_at_idx').on(table.expiresAt),
   ],

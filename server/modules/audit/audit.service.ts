@@ -14,6 +14,8 @@ export const systemActors = {
   websiteVisitor: { id: null, name: 'Website visitor' },
   chatAssistant: { id: null, name: 'Chat assistant' },
   system: { id: null, name: 'System' },
+  /** A customer through their visit's link (issue 21): rescheduled or cancelled it. */
+  customerLink: { id: null, name: 'Customer (visit link)' },
 } as const satisfies Record<string, AuditActor>;
 
 /** The signed-in staff user of an /api/admin request (the session guard has set it). */

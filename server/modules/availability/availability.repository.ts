@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import { activeWorkOrderStatuses } from '#shared/enums.ts';
 import type { DbExecutor } from '#server/db/client.ts';
 import { jsonColumns, jsonRows } from '#server/db/json-rows.ts';
@@ -78,7 +78,8 @@ export function createAvailabilityRepository(db: DbExecutor) {
      * The open visits with a technician and times from `from` to `to` (work_orders_service_date_idx):
      * what keeps a technician busy. As one JSON text (server/db/json-rows.ts): hundreds of rows.
      */
-    async visitsBetween(from: string, to: string): Promise<{ technicianId: string; date: string; startTime: string; endTime: string }[]> {
+    /** Visits that keep technicians busy on those dates; `exceptId`'s own visit left out (a visit being moved). */
+    async visitsBetween(from: string, to: string, exceptId?: string): Promise<{ technicianId: string; date: string; startTime: string; endTime: string }[]> {
       const { rows } = await jsonRows<{ technicianId: string; date: string; startTime: string; endTime: string }>(
         db,
         db
@@ -92,6 +93,7 @@ export function createAvailabilityRepository(db: DbExecutor) {
               isNotNull(workOrders.scheduledStartTime),
               isNotNull(workOrders.scheduledEndTime),
               inArray(workOrders.status, [...activeWorkOrderStatuses]),
+              exceptId ? ne(workOrders.id, exceptId) : undefined,
             ),
           ),
       );

@@ -77,7 +77,7 @@ function expandTimeOff(rows: TimeOffRow[]): TechnicianAvailability['timeOff'] {
 }
 
 /** Reads the settings as booking needs them: the defaults while none were saved. */
-export async function readBookingSettings(db: Database): Promise<BookingSettings> {
+export async function readBookingSettings(db: DbExecutor): Promise<BookingSettings> {
   return toSettings(await createAvailabilityRepository(db).readSettings()).settings;
 }
 
@@ -91,9 +91,9 @@ export function createAvailabilityService(options: { db: Database; timeZone: str
   const windowsCache = createSnapshotCache<OpenWindowsResponse>(db, { maxEntries: 64 });
 
   /** The rule's view of the technicians who do a service type, with their time off and visits of those dates. */
-  async function availabilityOf(from: DbExecutor, serviceType: WorkOrderServiceType, firstDate: string, lastDate: string): Promise<TechnicianAvailability[]> {
+  async function availabilityOf(from: DbExecutor, serviceType: WorkOrderServiceType, firstDate: string, lastDate: string, exceptWorkOrderId?: string): Promise<TechnicianAvailability[]> {
     const reader = createAvailabilityRepository(from);
-    const [technicianRows, timeOff, visits] = [await reader.listTechnicians(), await reader.timeOffBetween(firstDate, lastDate), await reader.visitsBetween(firstDate, lastDate)];
+    const [technicianRows, timeOff, visits] = [await reader.listTechnicians(), await reader.timeOffBetween(firstDate, lastDate), await reader.visitsBetween(firstDate, lastDate, exceptWorkOrderId)];
     return technicianRows
       .filter((row) => row.active && row.serviceTypes.includes(serviceType))
       .map((row) => ({
@@ -136,9 +136,13 @@ export function createAvailabilityService(options: { db: Database; timeZone: str
      * technicians who do the service type (their rows, in id order, the lock calendar changes take:
      * decision 015), reads that day's visits and time off inside the transaction, and answers the
      * technician and times of the earliest arrival the window still allows (the least busy
-     * technician first when several can), or undefined when it is not open any more.
+     * technician first when several can), or undefined when it is not open any more. A visit being
+     * moved (`exceptWorkOrderId`) does not count against its own new time.
      */
-    async claimWindow(tx: DbExecutor, request: { serviceType: WorkOrderServiceType; date: string; window: { start: string; end: string }; zip: string }): Promise<WindowCandidate | undefined> {
+    async claimWindow(
+      tx: DbExecutor,
+      request: { serviceType: WorkOrderServiceType; date: string; window: { start: string; end: string }; zip: string; exceptWorkOrderId?: string },
+    ): Promise<WindowCandidate | undefined> {
       const settings = toSettings(await createAvailabilityRepository(tx).readSettings()).settings;
       if (!settings.onlineBookingEnabled || !settings.serviceTypes[request.serviceType].bookableOnline) return undefined;
       if (!settings.serviceAreaZips.includes(request.zip)) return undefined;
@@ -148,7 +152,7 @@ export function createAvailabilityService(options: { db: Database; timeZone: str
       if (request.date < rules.earliest.date || request.date > rules.lastDate) return undefined;
       const qualified = (await createAvailabilityRepository(tx).listTechnicians()).filter((row) => row.active && row.serviceTypes.includes(request.serviceType));
       await createAvailabilityRepository(tx).lockTechnicians(qualified.map((row) => row.id));
-      const technicians = await availabilityOf(tx, request.serviceType, request.date, request.date);
+      const technicians = await availabilityOf(tx, request.serviceType, request.date, request.date, request.exceptWorkOrderId);
       const candidates = technicians.flatMap((technician) => {
         const candidate = earliestArrival(technician, request.date, window, rules);
         return candidate ? [{ candidate, busy: technician.visits.length }] : [];
@@ -165,6 +169,9 @@ export function createAvailabilityService(options: { db: Database; timeZone: str
       // The same answer for every visitor asking the same in the same minute until a commit (decision 013).
       return windowsCache.get(JSON.stringify([query.serviceType, query.zip, localMoment(now(), timeZone)]), () => computeOpenWindows(query));
     },
+
+    /** The company's booking rules now (the defaults while none were saved). */
+    bookingSettings: async (): Promise<BookingSettings> => toSettings(await repository.readSettings()).settings,
 
     /** The same computed afresh, without the kept answers (the benchmark's baseline). */
     computeOpenWindows,

@@ -96,6 +96,8 @@ export function createChatService(options: {
   customerRepository: RepositoryFactory<CustomerRepository>;
   /** Online booking's open windows and their claim under lock (issue 21); without it the booking page's bookings are refused. */
   availability?: AvailabilityService;
+  /** Makes the customer's visit link in the booking's transaction (the visits module, passed in by app.ts); answers its token. */
+  createVisitLink?: (executor: Tx, workOrderId: string, visitDate: string) => Promise<string>;
 }) {
   const { db, responder, scoreLead, company, timeZone, log } = options;
   const repository = createChatRepository(db, options.customerRepository);
@@ -118,7 +120,8 @@ export function createChatService(options: {
    * no answer from each other are sent together (the driver runs them in order on its connection).
    */
   async function writeBookings(tx: Tx, bookings: PlannedBooking[]): Promise<string[]> {
-    const actor = systemActors.chatAssistant;
+    // The booking page's visitor, or the chat (a group is one kind: online bookings are written alone).
+    const actor = bookings.some((booking) => booking.appointment) ? systemActors.websiteVisitor : systemActors.chatAssistant;
     // Looked up only to tell staff; a booking never lands on, or changes, a stored customer. Before
     // the inserts, so no new customer is its own possible match. A group is written as if its
     // bookings came one after another: with no stored match, an earlier booking of the group with
@@ -347,12 +350,14 @@ export function createChatService(options: {
           const claim = await availability.claimWindow(tx, { serviceType: input.serviceType, date, window: { start, end }, zip });
           if (!claim) throw new WindowTaken();
           const appointment = { technicianId: claim.technicianId, date, startTime: timeOfDay(claim.start), endTime: timeOfDay(claim.end), zip, window: { start, end } };
+          const workOrderId = randomUUID();
           const [workOrderNumber] = await writeBookings(tx, [
-            { input: contact, appointment, idempotencyKey, scored, serviceDate: date, customerId: randomUUID(), workOrderId: randomUUID(), leadId: randomUUID() },
+            { input: contact, appointment, idempotencyKey, scored, serviceDate: date, customerId: randomUUID(), workOrderId, leadId: randomUUID() },
           ]);
-          return workOrderNumber!;
+          const token = options.createVisitLink ? await options.createVisitLink(tx, workOrderId, date) : undefined;
+          return { workOrderNumber: workOrderNumber!, token };
         });
-        return { ...bookedAnswer(booked, date, start, end), isReplay: false };
+        return { ...bookedAnswer(booked.workOrderNumber, date, start, end), ...(booked.token ? { visitPath: `/visit/${booked.token}` } : {}), isReplay: false };
       } catch (error) {
         if (error instanceof WindowTaken) throw await taken();
         if (isUniqueViolation(error, 'work_orders_idempotency_key_key')) {

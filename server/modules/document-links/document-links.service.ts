@@ -3,7 +3,7 @@ import type { DbExecutor } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
 import type { DocumentLinkRepository } from './document-links.repository.ts';
 
-export type DocumentType = 'quote' | 'invoice';
+export type DocumentType = 'quote' | 'invoice' | 'visit';
 
 /** What a valid link opens. */
 export type OpenedLink = { documentType: DocumentType; documentId: string; linkVersion: number; expiresAt: Date };

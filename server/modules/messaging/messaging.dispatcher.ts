@@ -5,6 +5,7 @@ import { retryDelaysMinutes, type EmailOutbox } from '#server/modules/email/inde
 import { customerDocumentPath } from '#shared/billing-document.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { formatCents } from '#shared/money.ts';
+import { addDays } from '#shared/dates.ts';
 import {
   defaultMessageTemplates,
   firstNameOf,
@@ -16,7 +17,10 @@ import {
   type MessageVariables,
 } from '#shared/messaging.ts';
 import { appointmentVersionOf, parseAppointmentVersion, phoneToE164 } from './messaging.planner.ts';
-import type { ClaimedMessage, ConsentRow, DocumentType, MessagingRepository, SendingContext } from './messaging.repository.ts';
+import type { ClaimedMessage, ConsentRow, DocumentType as MessageDocumentType, MessagingRepository, SendingContext } from './messaging.repository.ts';
+
+/** What a sent link opens: a message's quote or invoice, or an appointment message's visit (issue 21). */
+type DocumentType = MessageDocumentType | 'visit';
 
 /** A claimed message is another sender's for this long; far longer than one send lasts (the SMS sender's timeouts end a hung send in seconds). */
 export const messageLeaseMinutes = 10;
@@ -67,7 +71,7 @@ const linkSentinel = '\u0001document-link\u0001';
 /** What the message history shows where the link was: links are not kept (decision 024-c). */
 export const linkNotKept = '(your personal link; not kept in our records)';
 
-/** How long a sent link opens its document: a quote until the day after it expires (30 days without a date), an invoice 180 days. */
+/** How long a sent link opens its document: a quote until the day after it expires (30 days without a date), a visit until the day after `validUntil` (30 days after it), an invoice 180 days. */
 export function documentLinkValidDays(documentType: DocumentType, validUntil: string | null, now: Date): number {
   if (documentType === 'invoice') return 180;
   if (!validUntil) return 30;
@@ -76,7 +80,7 @@ export function documentLinkValidDays(documentType: DocumentType, validUntil: st
   return Math.min(366, Math.max(1, days));
 }
 
-export function messageVariablesFor(message: Pick<ClaimedMessage, 'appointmentVersion'>, context: SendingContext, company: CompanyProfile): MessageVariables {
+export function messageVariablesFor(message: Pick<ClaimedMessage, 'appointmentVersion' | 'type' | 'workOrderId'>, context: SendingContext, company: CompanyProfile): MessageVariables {
   const appointment = parseAppointmentVersion(message.appointmentVersion) ?? parseAppointmentVersion(appointmentVersionOf(context));
   return {
     'company.name': company.name,
@@ -90,6 +94,8 @@ export function messageVariablesFor(message: Pick<ClaimedMessage, 'appointmentVe
     'workOrder.number': context.workOrderNumber ?? '',
     'workOrder.title': context.workOrderTitle ?? '',
     'visit.summary': context.summary ?? '',
+    // The visit's own page (issue 21): made when sent, like a document's link.
+    ...(appointmentTypes.has(message.type) && message.workOrderId ? { 'visit.link': linkSentinel } : {}),
     ...(context.document
       ? {
           'document.number': context.document.number ?? '',
@@ -202,6 +208,12 @@ export function createDispatcher(options: {
     const consent = batch.consentsOf(message.customerId).find((row) => row.channel === message.channel);
     if (consent?.status === 'opted_out') return skip(`the customer opted out of ${message.channel === 'sms' ? 'texts' : 'e-mail'}`);
     const rendered = renderMessage(batch.templateOf(message.type), messageVariablesFor(message, context, company));
+    // An appointment message whose template has the visit's link: the link is made when it is sent,
+    // opening until 30 days after the visit (decision 027-a).
+    const appointment = parseAppointmentVersion(message.appointmentVersion);
+    if (!document && appointmentTypes.has(message.type) && message.workOrderId && appointment && `${rendered.emailBody}${rendered.smsBody}`.includes(linkSentinel)) {
+      document = { documentType: 'visit', documentId: message.workOrderId, linkVersion: 1, validUntil: addDays(appointment.date, 30) };
+    }
 
     if (message.channel === 'email') {
       const email = context.email?.trim();

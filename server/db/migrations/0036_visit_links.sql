@@ -1,0 +1,2 @@
+ALTER TABLE "document_links" DROP CONSTRAINT "document_links_type_check";--> statement-breakpoint
+ALTER TABLE "document_links" ADD CONSTRAINT "document_links_type_check" CHECK ("document_links"."document_type" in ('quote', 'invoice', 'visit'));
