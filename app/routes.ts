@@ -24,6 +24,8 @@ export default [
   route('invoice/:token', 'routes/invoice.tsx', { id: 'customer-invoice' }),
   // A customer's quote from its link (issue 20, decision 025-d): choose an option, approve or decline.
   route('quote/:token', 'routes/quote.tsx', { id: 'customer-quote' }),
+  // A customer's visit from its link (issue 21, decision 027-a): move it or cancel it up to the cut-off.
+  route('visit/:token', 'routes/visit.tsx', { id: 'customer-visit' }),
   // The technician app (issue 19): its own layout and offline store, outside the back office.
   route('tech', 'routes/tech/layout.tsx', [
     index('routes/tech/my-day.tsx'),

@@ -8,7 +8,7 @@ import { company } from '#client/lib/company.ts';
  * is the server's one message for every link that does not open (decision 024-c), so the invoice
  * and the quote pages say the same; anything else offers to try again. Both say how to call us.
  */
-export function DocumentLinkProblem({ documentName, error, onRetry }: { documentName: 'Invoice' | 'Quote'; error: unknown; onRetry: () => void }) {
+export function DocumentLinkProblem({ documentName, error, onRetry }: { documentName: 'Invoice' | 'Quote' | 'Visit'; error: unknown; onRetry: () => void }) {
   const missing = error instanceof ApiError && error.status === 404;
   return (
     <div role="alert" className="mx-auto max-w-xl rounded-lg border border-red-200 bg-red-50 p-6 text-center text-red-800">

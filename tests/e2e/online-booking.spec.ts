@@ -117,6 +117,52 @@ test.describe('online booking', () => {
     await visitor.close();
   });
 
+  test('from the confirmation’s link the customer moves the visit, then cancels it', async ({ page, browser }) => {
+    test.slow();
+    await signIn(page);
+    await addTechnician(page.request);
+    const windows = await openRepairWindows(page.request);
+    const first = windows[0]!;
+    const booked = await page.request.post('/api/public/booking', {
+      data: { serviceType: 'repair', zip, date: first.date, start: first.start, end: first.end, name: unique('Link Customer'), phone: '(843) 555-0163', email: 'link.customer@example.com', address: '5 Marsh View, Bluffton, SC' },
+    });
+    expect(booked.status(), await booked.text()).toBe(201);
+    const { visitPath, workOrderNumber } = (await booked.json()) as { visitPath: string; workOrderNumber: string };
+
+    const visitor = await browser.newContext({ viewport: phone });
+    const link = await visitor.newPage();
+    await link.goto(visitPath);
+    await expect(link.getByRole('heading', { level: 1, name: new RegExp(`Your visit ${workOrderNumber}`) })).toBeVisible();
+    await expect(link.getByText('Booked')).toBeVisible();
+    await expect(link.getByRole('heading', { name: 'Before we come' })).toBeVisible();
+    expect(await pageWidthFits(link)).toBe(true);
+    await expectNoSeriousA11yViolations(link);
+
+    await link.getByRole('button', { name: 'Choose another time' }).click();
+    await expect(link.getByRole('heading', { name: 'Choose another time' })).toBeFocused();
+    const other = link.getByRole('radio').last();
+    await other.check();
+    await link.getByRole('button', { name: 'Move my visit' }).click();
+    await expect(link.getByRole('status')).toHaveText('Your visit has moved. We sent you the new time.');
+    await expect(link.getByRole('status')).toBeFocused();
+
+    await link.getByRole('button', { name: 'Cancel visit' }).click();
+    await expect(link.getByRole('heading', { name: 'Cancel this visit?' })).toBeFocused();
+    await link.getByRole('button', { name: 'Yes, cancel my visit' }).click();
+    await expect(link.getByRole('status')).toHaveText('Your visit is cancelled. We sent you a confirmation.');
+    await expect(link.getByText('Cancelled', { exact: true })).toBeVisible();
+    await expect(link.getByRole('button', { name: 'Cancel visit' })).toHaveCount(0);
+
+    // The office sees both: the work order is cancelled, and its history names the customer's link.
+    const found = await page.request.get(`/api/admin/work-orders?search=${workOrderNumber}`);
+    const listed = ((await found.json()) as { workOrders: { workOrderNumber: string; status: string }[] }).workOrders.find((entry) => entry.workOrderNumber === workOrderNumber);
+    expect(listed?.status).toBe('cancelled');
+
+    await link.goto('/visit/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    await expect(link.getByRole('heading', { name: 'Visit link not valid' })).toBeVisible();
+    await visitor.close();
+  });
+
   test('emergencies and services booked by phone point to the phone; a bad ZIP code is named', async ({ page }) => {
     await page.goto('/BookingPage');
     await page.getByRole('radio', { name: /^Emergency/ }).check();

@@ -159,6 +159,14 @@ export function BookingFlow() {
         <p className="mt-2 text-green-900">
           Your reference: <strong>{booked.workOrderNumber}</strong>
         </p>
+        {booked.visitPath ? (
+          <p className="mt-4">
+            <a className="font-semibold text-brand-800 underline" href={booked.visitPath}>
+              See, move or cancel your visit
+            </a>
+            <span className="block text-sm text-slate-700">The same link is in your confirmation e-mail.</span>
+          </p>
+        ) : null}
       </div>
     );
   }
