@@ -244,6 +244,8 @@ export const onlineBookingSchema = z.object({
   address: streetAddressSchema,
   description: descriptionSchema,
   smsConsent: smsConsentSchema,
+  /** The chat's session when booked from the chat's Schedule Service form (its conversation keeps the booking). */
+  sessionId: z.string().regex(/^[\w-]{8,100}$/, 'Invalid chat session').optional(),
 });
 export type OnlineBookingInput = z.input<typeof onlineBookingSchema>;
 export type OnlineBooking = z.output<typeof onlineBookingSchema>;

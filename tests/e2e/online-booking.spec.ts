@@ -163,6 +163,32 @@ test.describe('online booking', () => {
     await visitor.close();
   });
 
+  test('the chat’s Schedule Service offers the same open windows and books the one chosen, with a link to the visit', async ({ page }) => {
+    test.slow();
+    await signIn(page);
+    await addTechnician(page.request);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Need Help?' }).click();
+    const chat = page.getByRole('dialog', { name: 'HVAC Assistant' });
+    await chat.getByRole('button', { name: 'Schedule Service' }).click();
+    const form = chat.getByRole('region', { name: 'Schedule Service' });
+    await form.getByLabel('Name').fill(unique('Chat Window'));
+    await form.getByLabel('Phone').fill('(843) 555-0164');
+    await form.getByLabel('Email').fill('chat.window@example.com');
+    await form.getByLabel('Service Address').fill(`12 Marsh Hen Ln, Bluffton, SC ${zip}`);
+    await form.getByLabel('Service Type').selectOption('repair');
+    const arrival = form.getByLabel(/^Arrival time/);
+    await expect(arrival).toBeVisible();
+    const label = (await arrival.locator('option').nth(1).textContent())!;
+    await arrival.selectOption({ index: 1 });
+    await form.getByRole('button', { name: 'Create Service Request' }).click();
+    await expect(form).toHaveCount(0);
+    const answer = chat.getByRole('log').locator('[data-sender="ai"]').last();
+    await expect(answer).toContainText(`You are booked for ${label.split(', ').slice(0, 2).join(', ')}`);
+    await expect(answer).toContainText(/Your reference: WO-\d+/);
+    await expect(answer).toContainText('/visit/');
+  });
+
   test('emergencies and services booked by phone point to the phone; a bad ZIP code is named', async ({ page }) => {
     await page.goto('/BookingPage');
     await page.getByRole('radio', { name: /^Emergency/ }).check();

@@ -177,6 +177,22 @@ describe('booking an open window', () => {
   });
 });
 
+describe('booking a window from the chat', () => {
+  it('keeps the booking in the chat’s conversation, its lead from the chat', async () => {
+    await technician('Sam Chat', ['repair'], { '1': [{ start: '08:00', end: '17:00' }] });
+    const response = await book({ date: '2027-03-15', start: '15:00', end: '17:00', email: 'chat.window@example.com', sessionId: 'chat-window-session-01' });
+    expect(response.statusCode, response.body).toBe(201);
+    const [lead] = await context.database.query<{ source: string; conversation_id: string }>(
+      `select l.source, l.conversation_id from ai_leads l join work_orders w on w.id = l.work_order_id where w.work_order_number = $1`,
+      [response.json().workOrderNumber],
+    );
+    expect(lead).toEqual({ source: 'ai_chat', conversation_id: 'chat-window-session-01' });
+    const turns = await context.database.query<{ user_message: string }>(`select user_message from ai_conversations where conversation_id = 'chat-window-session-01'`);
+    expect(turns).toHaveLength(1);
+    expect(turns[0]!.user_message).toMatch(/^Schedule Service form: Repair/);
+  });
+});
+
 describe('the customer’s visit link', () => {
   const visitApi = (path: string, method: 'GET' | 'POST' = 'GET', payload?: object) =>
     context.app.inject({ method, url: `/api/public/visits/${path}`, ...(payload ? { payload } : {}), remoteAddress: '203.0.113.20' });

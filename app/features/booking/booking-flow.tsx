@@ -60,6 +60,12 @@ export function BookingFlow() {
   const windowsHeadingRef = useRef<HTMLHeadingElement>(null);
   const noticeRef = useRef<HTMLDivElement>(null);
   const bookedHeadingRef = useRef<HTMLHeadingElement>(null);
+  const firstFormRef = useRef<HTMLFormElement>(null);
+  // A service chosen before the page came alive (the page is prerendered): taken up on hydration.
+  useEffect(() => {
+    const checked = firstFormRef.current?.querySelector<HTMLInputElement>('input[name="serviceType"]:checked');
+    if (checked) setServiceType(checked.value as ServiceChoice);
+  }, []);
   /** Where focus goes once the next render is on screen: the new step's heading, or the notice. */
   const focusNext = useRef<'windows' | 'notice' | 'booked' | undefined>(undefined);
 
@@ -177,7 +183,7 @@ export function BookingFlow() {
 
   return (
     <div className="space-y-8">
-      <form noValidate onSubmit={findTimes} aria-labelledby={id('step-1')} className="space-y-5">
+      <form ref={firstFormRef} noValidate onSubmit={findTimes} aria-labelledby={id('step-1')} className="space-y-5">
         <h2 id={id('step-1')} className="text-2xl font-bold text-slate-900">
           Book a visit online
         </h2>

@@ -10,6 +10,7 @@ import {
   type ChatRequest,
 } from '#shared/chat.ts';
 import { todayIn } from '#shared/dates.ts';
+import { onlineBookingSchema, type OnlineBookingBooked, type OpenWindowsResponse, type OpenWindowText } from '#shared/booking.ts';
 import { ApiError, apiFetch } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 import {
@@ -20,6 +21,7 @@ import {
   updateChat,
   type BookingErrors,
   type BookingField,
+  type BookingValues,
   type ChatMessage,
 } from './chat-store.ts';
 
@@ -99,6 +101,67 @@ export function setBookingValue(field: BookingField, value: string): void {
   });
 }
 
+/** The ZIP code at the end of a one-line address ("12 Osprey Cove, Bluffton, SC 29910"), if it has one. */
+export function zipOfAddress(address: string): string | undefined {
+  return /\b(\d{5})(?:-\d{4})?\b(?!.*\b\d{5}\b)/.exec(address)?.[1];
+}
+
+/** The open arrival windows for the form's service type at the address's ZIP code (issue 21), or none. */
+export async function fetchChatWindows(serviceType: string, zip: string, signal?: AbortSignal): Promise<OpenWindowText[]> {
+  const answer = await apiFetch<OpenWindowsResponse>(`/api/public/booking/windows?serviceType=${encodeURIComponent(serviceType)}&zip=${encodeURIComponent(zip)}`, { signal });
+  return answer.status === 'open' ? answer.windows.slice(0, 12) : [];
+}
+
+/**
+ * Books the chosen open window (issue 21) through the booking page's route, with the chat's
+ * session: checked again under a lock; taken meanwhile, the form says so and offers the open ones.
+ */
+async function submitWindowBooking(sessionId: string, values: BookingValues): Promise<{ firstInvalid?: BookingField } | undefined> {
+  const [date = '', range = ''] = values.window.split(' ');
+  const [start = '', end = ''] = range.split('-');
+  const parsed = onlineBookingSchema.safeParse({ ...values, zip: zipOfAddress(values.address) ?? '', date, start, end, sessionId });
+  if (!parsed.success) {
+    const errors: BookingErrors = {};
+    for (const issue of parsed.error.issues) {
+      const path = String(issue.path[0]);
+      const field = ['date', 'start', 'end', 'zip'].includes(path) ? 'window' : path;
+      if (isBookingField(field)) errors[field] ??= issue.message;
+    }
+    updateChat((state) => ({ ...state, booking: { ...state.booking, errors, formError: undefined } }));
+    return { firstInvalid: bookingFields.find((field) => errors[field]) };
+  }
+  const bodyText = JSON.stringify(parsed.data);
+  const key = lastAttempt?.body === bodyText ? lastAttempt.key : newId();
+  lastAttempt = { body: bodyText, key };
+  updateChat((state) => ({ ...state, booking: { ...state.booking, errors: {}, formError: undefined, isSubmitting: true } }));
+  let booked: OnlineBookingBooked;
+  try {
+    booked = await apiFetch<OnlineBookingBooked>('/api/public/booking', { method: 'POST', body: parsed.data, headers: { 'Idempotency-Key': key } });
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 400 || error.status === 409)) {
+      lastAttempt = undefined;
+      const errors = fieldErrorsFrom(error.details);
+      // Taken meanwhile: the window is cleared and the form fetches the open ones again.
+      const values = error.status === 409 ? { ...getChatState().booking.values, window: '' } : getChatState().booking.values;
+      updateChat((state) => ({ ...state, booking: { ...state.booking, values, errors, formError: error.message, isSubmitting: false } }));
+      return { firstInvalid: bookingFields.find((field) => errors[field]) };
+    }
+    updateChat((state) => ({ ...state, isFormOpen: false, booking: { ...state.booking, isSubmitting: false } }));
+    appendMessage({ sender: 'ai', text: chatMessages.bookingFailure(company.phone), category: 'error', urgency: 'low', action: 'none' });
+    return undefined;
+  }
+  lastAttempt = undefined;
+  updateChat((state) => ({
+    ...state,
+    isFormOpen: false,
+    customer: { name: parsed.data.name },
+    booking: { values: emptyBookingValues, errors: {}, formError: undefined, isSubmitting: false },
+  }));
+  const link = booked.visitPath ? ` To see, move or cancel it: ${new URL(booked.visitPath, window.location.origin).href}` : '';
+  appendMessage({ sender: 'ai', text: `${booked.message} Your reference: ${booked.workOrderNumber}.${link}`, category: 'scheduling', urgency: 'low', action: 'none' });
+  return undefined;
+}
+
 /** The last submission that failed without an answer we can act on: a retry of the same data reuses its key. */
 let lastAttempt: { body: string; key: string } | undefined;
 
@@ -124,6 +187,7 @@ function fieldErrorsFrom(details: unknown): BookingErrors {
 export async function submitBooking(): Promise<{ firstInvalid?: BookingField } | undefined> {
   const current = getChatState();
   if (current.booking.isSubmitting || !current.sessionId) return undefined;
+  if (current.booking.values.window) return submitWindowBooking(current.sessionId, current.booking.values);
   const parsed = chatBookingSchema(todayIn(company.timeZone)).safeParse({ ...current.booking.values, sessionId: current.sessionId });
   if (!parsed.success) {
     const errors: BookingErrors = {};

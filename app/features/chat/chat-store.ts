@@ -24,7 +24,8 @@ export type ChatMessage = {
 export type ChatCustomer = { name: string };
 
 /** `smsConsent` is the "text me" box: 'true' when ticked, '' when not. */
-export const bookingFields = ['name', 'phone', 'email', 'address', 'preferredDate', 'serviceType', 'description', 'smsConsent'] as const;
+/** `window`: an open arrival window chosen (issue 21), as 'YYYY-MM-DD HH:MM-HH:MM'; empty for a request staff confirm by phone. */
+export const bookingFields = ['name', 'phone', 'email', 'address', 'preferredDate', 'serviceType', 'window', 'description', 'smsConsent'] as const;
 export type BookingField = (typeof bookingFields)[number];
 export type BookingValues = Record<BookingField, string>;
 export type BookingErrors = Partial<Record<BookingField, string>>;
@@ -50,6 +51,7 @@ export const emptyBookingValues: BookingValues = {
   address: '',
   preferredDate: '',
   serviceType: '',
+  window: '',
   description: '',
   smsConsent: '',
 };

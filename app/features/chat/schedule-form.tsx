@@ -1,10 +1,12 @@
-import { useEffect, useId, useRef, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { OpenWindowText } from '#shared/booking.ts';
+import { formatAppointmentDate, formatAppointmentWindow } from '#shared/messaging.ts';
 import { chatServiceTypes } from '#shared/chat.ts';
 import { smsConsentWording } from '#shared/contact.ts';
 import { todayIn } from '#shared/dates.ts';
 import { FormField } from '#client/components/ui/form-field.tsx';
 import { company } from '#client/lib/company.ts';
-import { cancelBookingForm, setBookingValue, submitBooking } from './chat-actions.ts';
+import { cancelBookingForm, fetchChatWindows, setBookingValue, submitBooking, zipOfAddress } from './chat-actions.ts';
 import { useChatState, type BookingField } from './chat-store.ts';
 
 const serviceTypeLabels: Record<(typeof chatServiceTypes)[number], string> = {
@@ -36,6 +38,22 @@ export function ScheduleForm({ shouldFocusOnMount }: { shouldFocusOnMount: boole
   useEffect(() => {
     if (shouldFocusOnMount) firstFieldRef.current?.focus({ preventScroll: true });
   }, [shouldFocusOnMount]);
+
+  // The open arrival windows (issue 21) once the service type and an address with a ZIP code we book
+  // online are known; again after a window was taken meanwhile (the form's error changes).
+  const zip = zipOfAddress(values.address);
+  const [windows, setWindows] = useState<{ key: string; list: OpenWindowText[] }>();
+  const windowsKey = values.serviceType && zip ? `${values.serviceType}|${zip}|${booking.formError ?? ''}` : '';
+  useEffect(() => {
+    if (!windowsKey) return;
+    const [serviceType, forZip] = windowsKey.split('|') as [string, string];
+    const controller = new AbortController();
+    fetchChatWindows(serviceType, forZip, controller.signal)
+      .then((list) => setWindows({ key: windowsKey, list }))
+      .catch(() => setWindows({ key: windowsKey, list: [] }));
+    return () => controller.abort();
+  }, [windowsKey]);
+  const offered = windowsKey && windows?.key === windowsKey ? windows.list : [];
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -116,6 +134,20 @@ export function ScheduleForm({ shouldFocusOnMount }: { shouldFocusOnMount: boole
               <input {...fieldProps('preferredDate')} onChange={onEdit('preferredDate')} type="date" min={today} />
             </FormField>
           </div>
+          {offered.length > 0 ? (
+            <div className="col-span-2">
+              <FormField id={fieldId('window')} label="Arrival time" hint="(book a real time now, or leave it to us)" error={errors.window}>
+                <select {...fieldProps('window')} onChange={onEdit('window')}>
+                  <option value="">No time now: call me to confirm one</option>
+                  {offered.map((window) => (
+                    <option key={`${window.date} ${window.start}-${window.end}`} value={`${window.date} ${window.start}-${window.end}`}>
+                      {formatAppointmentDate(window.date)}, {formatAppointmentWindow(window.start, window.end)}
+                    </option>
+                  ))}
+                </select>
+              </FormField>
+            </div>
+          ) : null}
           <div className="col-span-2">
             <FormField id={fieldId('description')} label="Describe the problem" hint="(optional)" error={errors.description}>
               <textarea {...fieldProps('description')} onChange={onEdit('description')} rows={3} maxLength={2000} className={`${inputClass} resize-none`} />
