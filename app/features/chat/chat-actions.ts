@@ -150,16 +150,22 @@ async function submitWindowBooking(sessionId: string, values: BookingValues): Pr
     appendMessage({ sender: 'ai', text: chatMessages.bookingFailure(company.phone), category: 'error', urgency: 'low', action: 'none' });
     return undefined;
   }
+  const link = booked.visitPath ? ` To see, move or cancel it: ${new URL(booked.visitPath, window.location.origin).href}` : '';
+  finishBooking(parsed.data.name, `${booked.message} Your reference: ${booked.workOrderNumber}.${link}`);
+  return undefined;
+}
+
+/** A booking made: the form closes empty, the name is remembered, and the answer joins the conversation. */
+function finishBooking(name: string, text: string): void {
   lastAttempt = undefined;
   updateChat((state) => ({
     ...state,
     isFormOpen: false,
-    customer: { name: parsed.data.name },
+    // Remembered: the name the visitor typed, not anything the server knows about stored customers.
+    customer: { name },
     booking: { values: emptyBookingValues, errors: {}, formError: undefined, isSubmitting: false },
   }));
-  const link = booked.visitPath ? ` To see, move or cancel it: ${new URL(booked.visitPath, window.location.origin).href}` : '';
-  appendMessage({ sender: 'ai', text: `${booked.message} Your reference: ${booked.workOrderNumber}.${link}`, category: 'scheduling', urgency: 'low', action: 'none' });
-  return undefined;
+  appendMessage({ sender: 'ai', text, category: 'scheduling', urgency: 'low', action: 'none' });
 }
 
 /** The last submission that failed without an answer we can act on: a retry of the same data reuses its key. */
@@ -234,14 +240,6 @@ export async function submitBooking(): Promise<{ firstInvalid?: BookingField } |
     return undefined;
   }
 
-  lastAttempt = undefined;
-  updateChat((state) => ({
-    ...state,
-    isFormOpen: false,
-    // Remembered: the name the visitor typed, not anything the server knows about stored customers.
-    customer: { name: body.name },
-    booking: { values: emptyBookingValues, errors: {}, formError: undefined, isSubmitting: false },
-  }));
-  appendMessage({ sender: 'ai', text: response.message, category: 'scheduling', urgency: 'low', action: 'none' });
+  finishBooking(body.name, response.message);
   return undefined;
 }
