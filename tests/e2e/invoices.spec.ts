@@ -37,6 +37,8 @@ async function receivables(request: APIRequestContext): Promise<ReceivablesSumma
 }
 
 test('a completed work order is invoiced, edited, issued and paid in cash and by check; the dashboard follows', async ({ page }) => {
+  // A long journey on a shared two-core machine: it ran 46.8 s against the 45 s limit in CI.
+  test.slow();
   await signIn(page);
   const { workOrder, customerName } = await completedWorkOrder(page.request);
 
