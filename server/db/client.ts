@@ -162,8 +162,23 @@ async function openPostgres(options: Extract<OpenOptions, { kind: 'postgres' }>)
     kind: 'postgres',
     query: async (text, params) => (await pool.query(text, params)).rows as never,
     listen: async (channel, handlers) => {
-      const listener = listenOnPostgres(options.url, channel, handlers);
+      // Resolves once LISTEN is in place (or the first attempt failed and retries go on), like
+      // PGlite's listen: a notification sent after this returns is heard.
+      let firstAttempt = () => undefined as void;
+      const attempted = new Promise<void>((resolve) => (firstAttempt = resolve));
+      const listener = listenOnPostgres(options.url, channel, {
+        onNotification: handlers.onNotification,
+        onConnected: (isReconnect) => {
+          firstAttempt();
+          handlers.onConnected?.(isReconnect);
+        },
+        onConnectionError: (error, retryInMs) => {
+          firstAttempt();
+          handlers.onConnectionError?.(error, retryInMs);
+        },
+      });
       listeners.add(listener);
+      await attempted;
       return async () => {
         listeners.delete(listener);
         await listener.stop();
