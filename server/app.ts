@@ -72,6 +72,7 @@ import { createPriceBookService, priceBookRoutes } from './modules/price-book/in
 import { billingSettingsRoutes, createBillingSettingsService } from './modules/billing-settings/index.ts';
 import { availabilityPublicRoutes, availabilityRoutes, createAvailabilityService } from './modules/availability/index.ts';
 import { createVisitService, visitRoutes } from './modules/visits/index.ts';
+import { agreementRoutes, createAgreementRepository, createAgreementService, type AgreementService } from './modules/agreements/index.ts';
 import { createQuoteService, quotePublicRoutes, quoteRoutes } from './modules/quotes/index.ts';
 import { createInvoiceSending, createInvoiceService, createOnlineInvoices, invoiceDocumentRoutes, invoicePublicRoutes, invoiceRoutes, markPrivate } from './modules/invoices/index.ts';
 import { createPaymentGateway } from './adapters/payments/index.ts';
@@ -400,6 +401,17 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   await app.register(availabilityRoutes, { availability });
   await app.register(availabilityPublicRoutes, { availability, limitPerMinute: config.bookingWindowsLimitPerMinute });
   await app.register(visitRoutes, { visits, limitPerMinute: config.bookingWindowsLimitPerMinute });
+  // Maintenance agreements (issue 22, decision 027-b): sold from the profile; their visits and
+  // renewals come from the hourly run (start.ts), claimed so that several instances do each once.
+  const agreements = createAgreementService({
+    db: database.db,
+    repository: createAgreementRepository,
+    timeZone: config.businessTimeZone,
+    company: config.company,
+    outbox: emailOutbox,
+    ...(now ? { now } : {}),
+  });
+  await app.register(agreementRoutes, { agreements });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir, csp) : undefined;
   app.setNotFoundHandler((request, reply) => {
@@ -431,6 +443,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   app.decorate('emailOutbox', emailOutbox);
   app.decorate('messaging', messagingRunner);
   app.decorate('changeFeed', changeFeed);
+  app.decorate('agreements', agreements);
   app.decorate('geocoding', geocoding);
   markStartup('app built');
   return app;
@@ -444,5 +457,7 @@ declare module 'fastify' {
     messaging: MessagingRunner;
     changeFeed: ChangeFeed;
     geocoding: GeocodingService;
+    /** Maintenance agreements: `runDue()` renews, expires, reminds and generates the visits due (hourly, start.ts). */
+    agreements: AgreementService;
   }
 }

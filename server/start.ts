@@ -67,8 +67,11 @@ export async function startServer(config: AppConfig, opening: DatabaseOpening = 
     }
 
     const stopMaintenance = startEmbeddedMaintenance(database, { timeZone: config.businessTimeZone, log: app.log });
+    const runAgreements = () =>
+      void app?.agreements.runDue().catch((error: unknown) => app?.log.warn({ err: error }, 'maintenance agreements: the hourly run failed; the next one retries'));
     const purge = setInterval(() => {
       void app?.housekeeping();
+      runAgreements();
     }, 3_600_000);
     purge.unref();
 
@@ -78,6 +81,7 @@ export async function startServer(config: AppConfig, opening: DatabaseOpening = 
     // their queries do not queue ahead of the first answers (decision 023-b).
     app.emailOutbox.start();
     app.messaging.start();
+    runAgreements();
     const running = app;
     stopAfterDatabaseLoss = () => void running.close().catch(() => undefined);
     return {

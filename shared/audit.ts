@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The activity log (issue 10): an append-only record of who changed what and when, written by the
  * services in the same transaction as the change (server/modules/audit/audit.service.ts).
  */
-export const auditEntityTypes = ['customer', 'work_order', 'lead', 'chat_lead', 'staff', 'technician', 'settings', 'price_book_item', 'tax_rate', 'invoice', 'quote'] as const;
+export const auditEntityTypes = ['customer', 'work_order', 'lead', 'chat_lead', 'staff', 'technician', 'settings', 'price_book_item', 'tax_rate', 'invoice', 'quote', 'agreement'] as const;
 export type AuditEntityType = (typeof auditEntityTypes)[number];
 
 export const auditEntityTypeLabels: Record<AuditEntityType, string> = {
@@ -19,6 +19,7 @@ export const auditEntityTypeLabels: Record<AuditEntityType, string> = {
   tax_rate: 'Tax rate',
   invoice: 'Invoice',
   quote: 'Quote',
+  agreement: 'Maintenance agreement',
 };
 
 /**

@@ -21,6 +21,7 @@ export const liveTopics = [
   'quotes',
   'invoices',
   'payments',
+  'maintenance_agreements',
 ] as const;
 export type LiveTopic = (typeof liveTopics)[number];
 

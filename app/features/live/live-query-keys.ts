@@ -9,7 +9,7 @@ import type { LiveTopic } from '#shared/live-events.ts';
 export const liveTopicQueryKeys: Record<LiveTopic, readonly QueryKey[]> = {
   estimate_requests: [['leads'], ['dashboard'], ['notifications']],
   ai_leads: [['leads'], ['dashboard']],
-  work_orders: [['work-orders'], ['dashboard'], ['customers'], ['calendar'], ['map']],
+  work_orders: [['work-orders'], ['dashboard'], ['customers'], ['calendar'], ['map'], ['agreements']],
   admin_notifications: [['notifications']],
   customers: [['customers'], ['work-orders'], ['leads'], ['map'], ['geocoding']],
   // A batch's progress: the setup page's stats and progress, and the map (its markers and stats line).
@@ -21,6 +21,8 @@ export const liveTopicQueryKeys: Record<LiveTopic, readonly QueryKey[]> = {
   quotes: [['quotes'], ['work-orders'], ['customers'], ['dashboard']],
   invoices: [['invoices'], ['work-orders'], ['customers'], ['dashboard']],
   payments: [['invoices'], ['dashboard']],
+  // Maintenance agreements (issue 22): the profile's plans, Visits due, the dashboard's figures, the members' marks.
+  maintenance_agreements: [['agreements'], ['customers'], ['dashboard'], ['calendar'], ['map']],
 };
 
 /**

@@ -49,6 +49,8 @@ import {
   workOrderStatuses,
   workOrderTimePreferences,
 } from '#shared/enums.ts';
+import { agreementBillings, agreementStoredStatuses } from '#shared/agreement.ts';
+import { maintenancePlanIds, maintenanceSeasons } from '#shared/maintenance-plans.ts';
 
 // One schema for every entity of both spec documents (section 3), plus staff users, sessions and
 // login attempts. Column names are the spec's snake_case names.
@@ -1424,5 +1426,107 @@ export const documentLinks = pgTable(
     check('document_links_type_check', sql`${table.documentType} in ('quote', 'invoice', 'visit')`),
     index('document_links_document_idx').on(table.documentType, table.documentId),
     index('document_links_expires_at_idx').on(table.expiresAt),
+  ],
+);
+
+// Maintenance agreements (issue 22, decision 027-b) ----------------------------------------------
+
+export const agreementNumberSequence = pgSequence('agreement_number_seq', { startWith: 1001 });
+
+/** A customer's membership in one of the site's plans; its current term is the last row of maintenance_agreement_terms. */
+export const maintenanceAgreements = pgTable(
+  'maintenance_agreements',
+  {
+    id: id(),
+    agreementNumber: text('agreement_number')
+      .notNull()
+      .default(sql`'MA-' || nextval('agreement_number_seq')`),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'restrict' }),
+    planId: text('plan_id').notNull(),
+    status: text('status').notNull().default('active'),
+    startDate: date('start_date').notNull(),
+    termMonths: integer('term_months').notNull().default(12),
+    currentTermNumber: integer('current_term_number').notNull().default(1),
+    currentTermStartsOn: date('current_term_starts_on').notNull(),
+    currentTermEndsOn: date('current_term_ends_on').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    billing: text('billing').notNull().default('yearly'),
+    autoRenew: boolean('auto_renew').notNull().default(true),
+    notes: text('notes').notNull().default(''),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    cancellationReason: text('cancellation_reason'),
+    /** The lead a sign-up from the site made (pending until staff confirm). */
+    leadId: uuid('lead_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('maintenance_agreements_number_key').on(table.agreementNumber),
+    index('maintenance_agreements_customer_idx').on(table.customerId),
+    index('maintenance_agreements_status_term_end_idx').on(table.status, table.currentTermEndsOn),
+    check('maintenance_agreements_plan_check', oneOf(sql`${table.planId}`, maintenancePlanIds)),
+    check('maintenance_agreements_status_check', oneOf(sql`${table.status}`, agreementStoredStatuses)),
+    check('maintenance_agreements_billing_check', oneOf(sql`${table.billing}`, agreementBillings)),
+    check('maintenance_agreements_term_check', sql`${table.currentTermEndsOn} >= ${table.currentTermStartsOn}`),
+  ],
+);
+
+/** Each term of an agreement: the first, then one per renewal; the renewal reminder is sent once per term. */
+export const maintenanceAgreementTerms = pgTable(
+  'maintenance_agreement_terms',
+  {
+    agreementId: uuid('agreement_id')
+      .notNull()
+      .references(() => maintenanceAgreements.id, { onDelete: 'cascade' }),
+    termNumber: integer('term_number').notNull(),
+    planId: text('plan_id').notNull(),
+    startsOn: date('starts_on').notNull(),
+    endsOn: date('ends_on').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    renewalRemindedAt: timestamp('renewal_reminded_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.agreementId, table.termNumber] })],
+);
+
+/** The equipment records an agreement covers. */
+export const maintenanceAgreementEquipment = pgTable(
+  'maintenance_agreement_equipment',
+  {
+    agreementId: uuid('agreement_id')
+      .notNull()
+      .references(() => maintenanceAgreements.id, { onDelete: 'cascade' }),
+    equipmentId: uuid('equipment_id')
+      .notNull()
+      .references(() => equipment.id, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.agreementId, table.equipmentId] }), index('maintenance_agreement_equipment_equipment_idx').on(table.equipmentId)],
+);
+
+/** A plan's visit of one season: at most one per agreement and period (a restart or a second instance makes none twice). */
+export const maintenanceVisits = pgTable(
+  'maintenance_visits',
+  {
+    id: id(),
+    agreementId: uuid('agreement_id')
+      .notNull()
+      .references(() => maintenanceAgreements.id, { onDelete: 'cascade' }),
+    /** '2027-spring'. */
+    period: text('period').notNull(),
+    season: text('season').notNull(),
+    termNumber: integer('term_number').notNull(),
+    dueFrom: date('due_from').notNull(),
+    dueBy: date('due_by').notNull(),
+    /** Null once staff deleted the work order: the period stays taken, so it is not generated again. */
+    workOrderId: uuid('work_order_id').references(() => workOrders.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('maintenance_visits_agreement_period_key').on(table.agreementId, table.period),
+    uniqueIndex('maintenance_visits_work_order_key').on(table.workOrderId),
+    index('maintenance_visits_due_idx').on(table.dueFrom, table.dueBy),
+    check('maintenance_visits_season_check', oneOf(sql`${table.season}`, Object.keys(maintenanceSeasons))),
   ],
 );
