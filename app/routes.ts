@@ -48,6 +48,7 @@ export default [
       route('workorders', 'routes/admin/work-orders.tsx', { id: 'admin-workorders' }),
       route('workorders/new', 'routes/admin/work-order-new.tsx', { id: 'admin-workorders-new' }),
       route('workorders/:id', 'routes/admin/work-order-detail.tsx', { id: 'admin-workorder' }),
+      route('visits-due', 'routes/admin/visits-due.tsx', { id: 'admin-visits-due' }),
       route('quotes', 'routes/admin/quotes.tsx', { id: 'admin-quotes' }),
       route('quotes/:id', 'routes/admin/quote-detail.tsx', { id: 'admin-quote' }),
       route('invoices', 'routes/admin/invoices.tsx', { id: 'admin-invoices' }),

@@ -129,6 +129,8 @@ export const calendarEventSchema = z.object({
   serviceType: z.enum(workOrderServiceTypes),
   technician: z.object({ id: z.string(), name: z.string(), color: z.string() }).nullable(),
   customer: z.object({ id: z.string(), name: z.string(), phone: z.string(), address: z.string() }),
+  /** The customer has an active maintenance plan (issue 22): priority service. */
+  isMember: z.boolean(),
   /** The field's steps (issue 19): en route, on site (started), done (completed); the calendar shows the latest. */
   enRouteAt: z.string().nullable(),
   startedAt: z.string().nullable(),

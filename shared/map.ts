@@ -173,7 +173,8 @@ export const mapPropertyQuerySchema = z.object({
   state: z.string().trim().max(50),
 });
 export const mapPropertyDetailsSchema = mapPropertySchema.extend({
-  customers: z.array(z.object({ id: z.string(), name: z.string(), phone: z.string(), email: z.string().nullable(), type: z.enum(customerTypes) })),
+  /** Each with `isMember`: an active maintenance plan (issue 22), priority service. */
+  customers: z.array(z.object({ id: z.string(), name: z.string(), phone: z.string(), email: z.string().nullable(), type: z.enum(customerTypes), isMember: z.boolean() })),
   /** Active work orders, newest first, at most mapDefaults.popupWorkOrders. */
   activeWorkOrderDetails: z.array(mapWorkOrderSummarySchema),
   /**
@@ -186,7 +187,10 @@ export const mapPropertyDetailsSchema = mapPropertySchema.extend({
 export type MapPropertyDetails = z.infer<typeof mapPropertyDetailsSchema>;
 
 /** GET /api/admin/map/customers/:id: the customer popup and sidebar. */
-export const mapCustomerDetailsSchema = mapCustomerSchema.extend(customerContactShape);
+export const mapCustomerDetailsSchema = mapCustomerSchema.extend(customerContactShape).extend({
+  /** An active maintenance plan (issue 22): priority service. */
+  isMember: z.boolean(),
+});
 export type MapCustomerDetails = z.infer<typeof mapCustomerDetailsSchema>;
 
 /** GET /api/admin/map/config: the tile layer (MAP_TILE_URL, MAP_TILE_ATTRIBUTION on the server). */

@@ -97,7 +97,7 @@ test.describe('signed in', () => {
   test('the header shows the spec navigation and user menu, and each link opens its screen', async ({ page }) => {
     await signIn(page);
     const navigation = page.getByRole('navigation', { name: 'Admin' });
-    await expect(navigation.getByRole('link')).toHaveText(['Dashboard', 'Map', 'Setup Geocoding', 'Calendar', 'Estimates', 'Customers', 'Work Orders', 'Quotes', 'Invoices', 'Price Book']);
+    await expect(navigation.getByRole('link')).toHaveText(['Dashboard', 'Map', 'Setup Geocoding', 'Calendar', 'Estimates', 'Customers', 'Work Orders', 'Visits Due', 'Quotes', 'Invoices', 'Price Book']);
     const screens: [string, RegExp, string][] = [
       ['Map', /\/admin\/map$/, 'Service Map'],
       ['Setup Geocoding', /\/admin\/geocoding-setup$/, 'Geocoding Setup'],
@@ -105,6 +105,7 @@ test.describe('signed in', () => {
       ['Estimates', /\/admin\/estimates$/, 'Lead Management'],
       ['Customers', /\/admin\/customers$/, 'Customer Directory'],
       ['Work Orders', /\/admin\/workorders$/, 'Work Orders'],
+      ['Visits Due', /\/admin\/visits-due$/, 'Visits Due'],
       ['Quotes', /\/admin\/quotes$/, 'Quotes'],
       ['Invoices', /\/admin\/invoices$/, 'Invoices'],
       ['Price Book', /\/admin\/price-book$/, 'Price Book'],

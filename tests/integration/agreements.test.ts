@@ -304,6 +304,9 @@ describe('Visits due and the figures', () => {
       expectedUpdatedAt: new Date(updatedAt).toISOString(),
     });
     expect(scheduled.statusCode, scheduled.body).toBe(200);
+    // On the calendar, a member's visit is marked (priority service).
+    const calendar = await api('GET', '/api/admin/calendar/events?start=2029-03-05&end=2029-03-06', undefined, 'dispatcher');
+    expect(calendar.json().events.map((event: { id: string; isMember: boolean }) => [event.id, event.isMember])).toEqual([[firstVisit.id, true]]);
     expect((await march('')).visits.map((visit) => visit.agreementNumber)).toEqual([two.agreementNumber]);
     expect((await march('&include=all')).total).toBe(2);
 

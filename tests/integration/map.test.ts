@@ -467,7 +467,13 @@ describe('GET /api/admin/map/customers', () => {
 describe('GET /api/admin/map/property', () => {
   const propertyUrl = (place: Place) => `/api/admin/map/property?${new URLSearchParams(place).toString()}`;
 
-  it('gives the property, its customers and at most 3 active work orders, newest first', async () => {
+  it('gives the property, its customers (a plan member marked) and at most 3 active work orders, newest first', async () => {
+    // Alice holds an active maintenance plan (issue 22); Acme's is cancelled and does not count.
+    await context.database.query(
+      `insert into maintenance_agreements (customer_id, plan_id, status, start_date, current_term_starts_on, current_term_ends_on, price_cents)
+       values ($1, 'advanced', 'active', '2027-01-01', '2027-01-01', '2027-12-31', 25000), ($2, 'essential', 'cancelled', '2027-01-01', '2027-01-01', '2027-12-31', 15000)`,
+      [ids.Alice, ids['Acme Suites']],
+    );
     const response = await get(propertyUrl(harbourTown));
     expect(response.statusCode, response.body).toBe(200);
     const details = response.json<MapPropertyDetails>();
@@ -485,9 +491,13 @@ describe('GET /api/admin/map/property', () => {
       highestPriority: 'emergency',
     });
     expect(details.customers).toEqual([
-      { id: ids.Alice, name: 'Alice', phone: expect.any(String), email: 'alice@example.com', type: 'residential' },
-      { id: ids['Acme Suites'], name: 'Acme Suites', phone: expect.any(String), email: null, type: 'commercial' },
+      { id: ids.Alice, name: 'Alice', phone: expect.any(String), email: 'alice@example.com', type: 'residential', isMember: true },
+      { id: ids['Acme Suites'], name: 'Acme Suites', phone: expect.any(String), email: null, type: 'commercial', isMember: false },
     ]);
+    const alice = await get(`/api/admin/map/customers/${ids.Alice}`);
+    expect(alice.json<MapCustomerDetails>().isMember).toBe(true);
+    const acme = await get(`/api/admin/map/customers/${ids['Acme Suites']}`);
+    expect(acme.json<MapCustomerDetails>().isMember).toBe(false);
     expect(details.activeWorkOrderDetails.map((item) => item.title)).toEqual(['A2 pending', 'A2 in progress', 'A1 scheduled']);
     expect(details.activeWorkOrderDetails[0]).toEqual({
       id: workOrderIds['A2 pending'],

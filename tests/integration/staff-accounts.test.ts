@@ -80,6 +80,7 @@ describe('roles on every admin route', () => {
       { method: 'POST', url: '/api/admin/price-book/:id/status', adminOnly: true },
       { method: 'DELETE', url: '/api/admin/price-book/:id', adminOnly: true },
       { method: 'POST', url: '/api/admin/price-book/import', adminOnly: true },
+      { method: 'POST', url: '/api/admin/agreements/:id/cancel', adminOnly: true },
     ]);
   });
 

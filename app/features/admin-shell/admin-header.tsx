@@ -14,6 +14,8 @@ export const adminNavigation = [
   { to: '/admin/estimates', label: 'Estimates' },
   { to: '/admin/customers', label: 'Customers' },
   { to: '/admin/workorders', label: 'Work Orders' },
+  // Issue 22: the maintenance plans' visits to schedule, by month, area and plan.
+  { to: '/admin/visits-due', label: 'Visits Due' },
   // Issue 20: good / better / best quotes the customer approves online, then invoices.
   { to: '/admin/quotes', label: 'Quotes' },
   { to: '/admin/invoices', label: 'Invoices' },

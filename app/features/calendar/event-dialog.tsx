@@ -123,7 +123,14 @@ export function EventDialog({
 
         <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="font-semibold text-slate-700">Customer</dt>
-          <dd>{event.customer.name}</dd>
+          <dd>
+            {event.customer.name}
+            {event.isMember ? (
+              <Badge tone="accent" className="ml-2">
+                Plan member
+              </Badge>
+            ) : null}
+          </dd>
           <dt className="font-semibold text-slate-700">Phone</dt>
           <dd>{event.customer.phone ? <a className="text-brand-700 underline" href={`tel:${event.customer.phone}`}>{event.customer.phone}</a> : '—'}</dd>
           <dt className="font-semibold text-slate-700">Address</dt>

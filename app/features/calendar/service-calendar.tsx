@@ -66,7 +66,8 @@ export function ServiceCalendar() {
         const field = fieldStepOf(appointment);
         return {
           id: appointment.id,
-          title: `${field ? `${fieldStepText(field, company.timeZone)} · ` : ''}${appointment.title} · ${appointment.customer.name}`,
+          // A maintenance plan member (issue 22) gets priority service: "Member" leads the title.
+          title: `${field ? `${fieldStepText(field, company.timeZone)} · ` : ''}${appointment.isMember ? 'Member · ' : ''}${appointment.title} · ${appointment.customer.name}`,
           start: `${appointment.serviceDate}T${appointment.startTime}:00`,
           end: `${appointment.serviceDate}T${appointment.endTime}:00`,
           color,

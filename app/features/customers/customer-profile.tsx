@@ -10,6 +10,7 @@ import { useIsAdmin } from '#client/features/auth/index.ts';
 import { apiErrorMessage, useCustomerProfile, useDeleteCustomer, useUpdateCustomer } from './api.ts';
 import { CustomerMessagesSection } from '#client/features/messaging/index.ts';
 import { QuotesPanel } from '#client/features/quotes/index.ts';
+import { CustomerAgreements } from '#client/features/agreements/index.ts';
 import { ViewActivityLink } from '#client/features/settings/index.ts';
 import type { DirectoryLocationState } from './customer-directory.tsx';
 import { CustomerForm } from './customer-form.tsx';
@@ -161,6 +162,7 @@ export function CustomerProfile({ customerId }: { customerId: string }) {
       {mode === 'view' ? (
         <>
           <HvacEquipment customer={customer} equipment={equipment} />
+          <CustomerAgreements customerId={customer.id} equipment={equipment} canCancel={canDelete} />
           <section aria-labelledby="photos-title" className={cardClass}>
             <h2 id="photos-title" className="text-lg font-semibold text-slate-900">
               Equipment Photos

@@ -25,6 +25,7 @@ import {
   workOrderStatusTone,
 } from '#client/features/work-orders/index.ts';
 import { ReceivablesFigures } from '#client/features/invoices/index.ts';
+import { AgreementFigures } from '#client/features/agreements/index.ts';
 import { useDashboard } from './api.ts';
 
 /**
@@ -123,6 +124,7 @@ export function Dashboard({ userName }: { userName?: string }) {
       </section>
 
       <ReceivablesFigures />
+      <AgreementFigures />
 
       <nav aria-label="Quick actions" className="flex flex-wrap gap-2">
         <Link to={dashboardPaths.calendar} className={buttonClass('secondary')}>

@@ -144,8 +144,9 @@ export function CustomerPopup({ customer, onViewDetails }: { customer: MapCustom
     <div className="space-y-2" data-testid="map-popup">
       <h2 className="text-base font-bold text-slate-900">{customer.name}</h2>
       {data ? <p className="text-sm text-slate-700">{[data.address, cityLine(data)].filter(Boolean).join(', ')}</p> : null}
-      <p>
+      <p className="flex flex-wrap gap-2">
         <Badge tone={customerTypeTones[customer.type]}>{customerTypeLabels[customer.type]}</Badge>
+        {data?.isMember ? <Badge tone="accent">Plan member</Badge> : null}
       </p>
       {data ? (
         <p className="text-sm">
@@ -249,6 +250,11 @@ export function PropertySidebar({ property, onClose }: { property: MapProperty; 
                   {customer.name}
                 </Link>{' '}
                 <span className="text-slate-600">{customer.phone}</span>
+                {customer.isMember ? (
+                  <Badge tone="accent" className="ml-2">
+                    Plan member
+                  </Badge>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -274,6 +280,7 @@ export function CustomerSidebar({ customer, onClose }: { customer: MapCustomer; 
       <DetailsStatus isPending={details.isPending} isError={details.isError} onRetry={() => void details.refetch()} />
       <dl>
         <Term label="Customer type">{customerTypeLabels[customer.type]}</Term>
+        {data ? <Term label="Maintenance plan">{data.isMember ? 'Member (priority service)' : 'None'}</Term> : null}
         {data ? <Term label="Phone">{data.phone}</Term> : null}
         {data?.email ? <Term label="Email">{data.email}</Term> : null}
         <Term label="Active work orders">{customer.activeWorkOrders}</Term>

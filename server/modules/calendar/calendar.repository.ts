@@ -43,6 +43,8 @@ export function createCalendarRepository(db: DbExecutor) {
           ...serviceAddressColumns,
           technician: { id: technicians.id, name: technicians.name, color: technicians.color },
           customer: { id: customer.id, name: customer.name, phone: customer.phone, address: customer.address },
+          /** A maintenance plan member (issue 22): priority service, marked on the calendar. */
+          isMember: sql<boolean>`exists (select 1 from maintenance_agreements a where a.customer_id = ${workOrders.customerId} and a.status = 'active')`,
         })
         .from(workOrders)
         .innerJoinLateral(customer, sql`true`)

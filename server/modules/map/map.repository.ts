@@ -163,6 +163,8 @@ export type PropertyCustomerRow = {
   id: string;
   name: string;
   phone: string;
+  /** An active maintenance plan (issue 22). */
+  isMember: boolean;
   email: string | null;
   type: string;
   zip: string | null;
@@ -227,7 +229,8 @@ export function createMapRepository(db: Database) {
 
     /** The geocoded customers at an address, oldest first (the first one is the property's id and pin). */
     customersAt: (place: { address: string; city: string; state: string }) =>
-      rows<PropertyCustomerRow>(sql`select c.id, c.name, c.phone, c.email, c.type, c.zip, c.latitude, c.longitude
+      rows<PropertyCustomerRow>(sql`select c.id, c.name, c.phone, c.email, c.type, c.zip, c.latitude, c.longitude,
+  (exists (select 1 from maintenance_agreements a where a.customer_id = c.id and a.status = 'active')) as "isMember"
 from customers c
 where c.address = ${place.address} and c.city = ${place.city} and c.state = ${place.state} and ${geocoded('c')}
 order by c.created_at, c.id`),
@@ -255,6 +258,7 @@ limit ${limit}`),
     customer: async (id: string) =>
       (
         await rows<CustomerDetailsRow>(sql`select c.id, c.name, c.phone, c.email, c.type, c.address, c.city, c.state, c.zip, c.latitude, c.longitude,
+  (exists (select 1 from maintenance_agreements a where a.customer_id = c.id and a.status = 'active')) as "isMember",
   (select count(*)::int from work_orders w where w.customer_id = c.id) as total,
   (select count(*)::int from work_orders w where w.customer_id = c.id and w.status in (${activeStatuses})) as active
 from customers c

@@ -157,7 +157,7 @@ export function createMapService(options: { db: Database; timeZone: string; tile
         inProgressCount: counts.in_progress,
         completedCount: counts.completed,
         highestPriority: counts.highest_priority,
-        customers: people.map((person) => ({ id: person.id, name: person.name, phone: person.phone, email: person.email, type: person.type as CustomerType })),
+        customers: people.map((person) => ({ id: person.id, name: person.name, phone: person.phone, email: person.email, type: person.type as CustomerType, isMember: person.isMember })),
         activeWorkOrderDetails: active.map(toSummary),
         doneTodayDetails: doneToday.map(toSummary),
       };
@@ -182,6 +182,7 @@ export function createMapService(options: { db: Database; timeZone: string; tile
         city: row.city,
         state: row.state,
         zip: row.zip,
+        isMember: row.isMember,
       };
     },
   };
