@@ -5,6 +5,8 @@ import { SmsRejectedError, type SmsMessage, type SmsSender } from '#server/adapt
 import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
 import { technicians } from '#server/db/schema/index.ts';
 import { removedSecretBody, retryDelaysMinutes } from '#server/modules/email/index.ts';
+import { createDocumentLinkService } from '#server/modules/document-links/index.ts';
+import { createDocumentLinkRepository } from '#server/modules/document-links/document-links.repository.ts';
 import { createMessagingRepository, createMessagingRunner } from '#server/modules/messaging/index.ts';
 import { addDays, todayIn } from '#shared/dates.ts';
 import { defaultMessageTemplates, smsOptOutSuffix } from '#shared/messaging.ts';
@@ -467,6 +469,7 @@ describe('planning and sending from work-order changes', () => {
     // On PostgreSQL the second instance has its own pool on the same database, as another server
     // would; the embedded database has one connection, so there it shares the handle.
     const secondDatabase = context.database.kind === 'postgres' ? await openSecondPool() : undefined;
+    const documentLinks = createDocumentLinkService({ repository: createDocumentLinkRepository((secondDatabase ?? context.database).db), now: () => clock });
     const second = createMessagingRunner({
       db: secondDatabase?.db ?? db(),
       outbox: context.app.emailOutbox,
@@ -475,6 +478,8 @@ describe('planning and sending from work-order changes', () => {
       timeZone,
       log: context.app.log,
       now: () => clock,
+      // As app.ts gives it: the confirmations carry a visit link (issue 21), made when sent.
+      createDocumentLink: (executor, link) => documentLinks.create(executor, link),
     });
     const first = context.app.messaging;
     await Promise.all([first.planPending(), second.planPending(), first.planPending(), second.planPending()]);
