@@ -75,6 +75,8 @@ export default defineConfig({
         STRIPE_SECRET_KEY: fakeStripeFixedKeys.secretKey,
         STRIPE_WEBHOOK_SECRET: fakeStripeFixedKeys.webhookSecret,
         STRIPE_API_URL: `http://127.0.0.1:${e2eStripePort}`,
+        // A plan sold in a journey gets its whole term's visits at once, whatever the month (issue 22).
+        AGREEMENT_VISIT_LEAD_DAYS: '366',
       },
     },
   ],

@@ -409,6 +409,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     timeZone: config.businessTimeZone,
     company: config.company,
     outbox: emailOutbox,
+    leadDays: config.agreementVisitLeadDays,
     ...(now ? { now } : {}),
   });
   await app.register(agreementRoutes, { agreements });

@@ -5,6 +5,7 @@ import { passwordLength, passwordRuleProblem } from '#shared/auth.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { companyEnvSchema, companyProfileFrom } from '#shared/company.ts';
 import { geocoderNames, geocodingMessages, type GeocoderName } from '#shared/geocoding.ts';
+import { generationLeadDays } from '#shared/agreement.ts';
 
 /** The only reader of process.env on the server. Invalid configuration stops the start. */
 const booleanFlag = z
@@ -180,6 +181,8 @@ const envSchema = z
     PUBLIC_FORM_LIMIT: z.coerce.number().int().min(1).max(10_000).default(5),
     /** Reads of the open online-booking windows allowed per address per minute (issue 21). */
     BOOKING_WINDOWS_LIMIT: z.coerce.number().int().min(1).max(100_000).default(60),
+    /** How many days before its season opens a maintenance plan's visit is generated (issue 22). */
+    AGREEMENT_VISIT_LEAD_DAYS: z.coerce.number().int().min(0).max(366).default(generationLeadDays),
     /** The address geocoder (issue 9): offline ZIP centroids unless told otherwise. */
     GEOCODER: z.enum(geocoderNames, { error: `must be one of ${geocoderNames.join(', ')}` }).default('zip'),
     GOOGLE_MAPS_API_KEY: z.string().trim().optional().or(z.literal('').transform(() => undefined)),
@@ -238,6 +241,7 @@ export type AppConfig = {
   email: { smtpUrl: string | undefined; from: string; retentionDays: number };
   publicFormLimitPer15Minutes: number;
   bookingWindowsLimitPerMinute: number;
+  agreementVisitLeadDays: number;
   loginLimitPerMinute: number;
   chat: {
     webhookUrl: string | undefined;
@@ -315,6 +319,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     publicFormLimitPer15Minutes: env.PUBLIC_FORM_LIMIT,
     bookingWindowsLimitPerMinute: env.BOOKING_WINDOWS_LIMIT,
+    agreementVisitLeadDays: env.AGREEMENT_VISIT_LEAD_DAYS,
     loginLimitPerMinute: env.LOGIN_RATE_LIMIT,
     chat: {
       webhookUrl: env.CHAT_WEBHOOK_URL,

@@ -21,7 +21,7 @@ import { ApiError, messageOf } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 import { workOrderStatusLabel, workOrderStatusTone } from '#client/lib/work-order-labels.ts';
 import { useCancelAgreement, useCreateAgreement, useCustomerAgreements, useUpdateAgreement } from './api.ts';
-import { formatDay, seasonOf } from './labels.ts';
+import { formatDay, formatMonth, seasonOf } from './labels.ts';
 
 const statusTones: Record<AgreementStatus, BadgeTone> = { pending: 'warning', active: 'success', expiring: 'warning', expired: 'neutral', cancelled: 'danger' };
 
@@ -128,6 +128,11 @@ function AgreementCard({ agreement, equipment, canCancel, onNotice }: { agreemen
                   </Link>
                   <Badge tone={workOrderStatusTone(visit.status ?? '')}>{workOrderStatusLabel(visit.status ?? '')}</Badge>
                   {visit.scheduledDate ? <span className="text-slate-700">on {formatDay(visit.scheduledDate)}</span> : null}
+                  {visit.status === 'pending' && !visit.scheduledDate ? (
+                    <Link to={`/admin/visits-due?month=${visit.dueFrom.slice(0, 7)}`} className="text-brand-700 underline">
+                      In Visits due for {formatMonth(visit.dueFrom.slice(0, 7))}
+                    </Link>
+                  ) : null}
                 </>
               ) : (
                 <span className="text-slate-600">(work order deleted)</span>

@@ -39,7 +39,7 @@ export function termPeriods(planId: MaintenancePlanId, term: { startsOn: string;
 }
 
 /** The term's periods to generate on `today`: opening within the lead time and not yet over. */
-export function periodsDue(planId: MaintenancePlanId, term: { startsOn: string; endsOn: string }, today: string): TermPeriod[] {
-  const horizon = addDays(today, generationLeadDays);
+export function periodsDue(planId: MaintenancePlanId, term: { startsOn: string; endsOn: string }, today: string, leadDays = generationLeadDays): TermPeriod[] {
+  const horizon = addDays(today, leadDays);
   return termPeriods(planId, term).filter((period) => period.dueFrom <= horizon && period.dueBy >= today);
 }

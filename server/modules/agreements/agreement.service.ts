@@ -38,6 +38,8 @@ type Options = {
   timeZone: string;
   company: Pick<CompanyProfile, 'name' | 'phone'>;
   outbox: Pick<EmailOutbox, 'enqueue' | 'kick'>;
+  /** Days before its season a visit is generated (AGREEMENT_VISIT_LEAD_DAYS). */
+  leadDays?: number;
   now?: () => Date;
 };
 
@@ -57,7 +59,7 @@ function monthEnd(month: string): string {
   return addDays(monthStart(`${month}-01`, 1), -1);
 }
 
-export function createAgreementService({ db, repository, timeZone, company, outbox, now = () => new Date() }: Options) {
+export function createAgreementService({ db, repository, timeZone, company, outbox, leadDays = generationLeadDays, now = () => new Date() }: Options) {
   const today = () => todayIn(timeZone, now());
 
   async function details(executor: DbExecutor, rows: AgreementRow[]): Promise<AgreementDetail[]> {
@@ -149,7 +151,7 @@ export function createAgreementService({ db, repository, timeZone, company, outb
    */
   async function generateIn(tx: DbExecutor, rows: GenerationRow[], day: string): Promise<number> {
     const agreements = repository(tx);
-    const due = rows.flatMap((row) => periodsDue(row.planId as MaintenancePlanId, row, day).map((period) => ({ row, period })));
+    const due = rows.flatMap((row) => periodsDue(row.planId as MaintenancePlanId, row, day, leadDays).map((period) => ({ row, period })));
     if (due.length === 0) return 0;
     const taken = await agreements.takenPeriods(
       [...new Set(due.map(({ period }) => period.period))],
@@ -199,7 +201,7 @@ export function createAgreementService({ db, repository, timeZone, company, outb
 
   async function generateFor(tx: DbExecutor, agreementId: string): Promise<void> {
     const day = today();
-    await generateIn(tx, await repository(tx).activeForGeneration(day, addDays(day, generationLeadDays), [agreementId]), day);
+    await generateIn(tx, await repository(tx).activeForGeneration(day, addDays(day, leadDays), [agreementId]), day);
   }
 
   function reminderText(row: AgreementRow, customerName: string): { subject: string; text: string } {
@@ -317,7 +319,7 @@ export function createAgreementService({ db, repository, timeZone, company, outb
     /** Generates the visits due today for every active agreement, a batch of agreements per transaction. */
     async generateDue(): Promise<GenerationResult> {
       const day = today();
-      const rows = await repository(db).activeForGeneration(day, addDays(day, generationLeadDays));
+      const rows = await repository(db).activeForGeneration(day, addDays(day, leadDays));
       let visits = 0;
       for (let index = 0; index < rows.length; index += generationBatchSize) {
         const batch = rows.slice(index, index + generationBatchSize);
