@@ -339,4 +339,38 @@ describe('Visits due and the figures', () => {
     const [count] = await rows<{ count: number }>(sql`select count(*)::int from maintenance_agreements where customer_id = ${customer.id}`);
     expect(count!.count).toBe(0);
   });
+
+  it('a member’s repair invoice gets the plan’s discount on each priced line; a customer without an active plan does not', async () => {
+    await setDay('2029-06-01');
+    const member = await newCustomer();
+    const other = await newCustomer();
+    await sell(member.id, { planId: 'advanced', startDate: '2029-06-01' });
+    const cancelled = await sell(other.id, { planId: 'premium', startDate: '2029-06-01' });
+    expect((await api('POST', `/api/admin/agreements/${cancelled.id}/cancel`, { reason: 'Changed their mind' })).statusCode).toBe(200);
+    const code = `CAP-${Date.now().toString(36)}`;
+    await context.database.query(`insert into price_book_items (kind, code, name, price_cents, taxable) values ('part', $1, $2, 18500, false)`, [code, `Capacitor ${code}`]);
+    const invoiceFor = async (customerId: string) => {
+      const [order] = await context.database.query<{ id: string }>(
+        `insert into work_orders (customer_id, title, service_date, status, service_type, completed_at) values ($1, 'AC not cooling', '2029-06-10', 'completed', 'repair', now()) returning id`,
+        [customerId],
+      );
+      await context.database.query(
+        `insert into visit_completions (work_order_id, summary, materials, completed_by_name, completed_at) values ($1, 'Replaced the capacitor', $2::jsonb, 'Terry Tech', now())`,
+        [order!.id, JSON.stringify([{ description: `Capacitor ${code}`, quantity: 1 }])],
+      );
+      const response = await api('POST', `/api/admin/work-orders/${order!.id}/invoice`, undefined, 'dispatcher');
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json() as { invoice: { notes: string; totalCents: number }; lines: { kind: string; unitPriceCents: number; discountBps: number }[] };
+    };
+    const discounted = await invoiceFor(member.id);
+    expect(discounted.lines.map((line) => [line.kind, line.unitPriceCents, line.discountBps])).toEqual([
+      ['service', 0, 0],
+      ['part', 18_500, 1_500],
+    ]);
+    expect(discounted.invoice.totalCents).toBe(15_725);
+    expect(discounted.invoice.notes).toContain('Advanced plan member');
+    const full = await invoiceFor(other.id);
+    expect(full.lines.map((line) => line.discountBps)).toEqual([0, 0]);
+    expect(full.invoice.totalCents).toBe(18_500);
+  });
 });

@@ -301,3 +301,24 @@ export function createAgreementRepository(db: DbExecutor) {
 }
 
 export type AgreementRepository = ReturnType<typeof createAgreementRepository>;
+
+/**
+ * The customer's active agreement whose current term covers `date`, for other modules (the member
+ * discount on invoices): the newest one when several.
+ */
+export async function activeAgreementOn(db: DbExecutor, customerId: string, date: string): Promise<{ agreementNumber: string; planId: string } | undefined> {
+  const [row] = await db
+    .select({ agreementNumber: maintenanceAgreements.agreementNumber, planId: maintenanceAgreements.planId })
+    .from(maintenanceAgreements)
+    .where(
+      and(
+        eq(maintenanceAgreements.customerId, customerId),
+        eq(maintenanceAgreements.status, 'active'),
+        sql`${maintenanceAgreements.currentTermStartsOn} <= ${date}`,
+        sql`${maintenanceAgreements.currentTermEndsOn} >= ${date}`,
+      ),
+    )
+    .orderBy(sql`${maintenanceAgreements.createdAt} desc`)
+    .limit(1);
+  return row;
+}

@@ -25,7 +25,7 @@ import { diffFields, hasChanges, recordAudit, recordAudits, systemActors, type A
 import type { EmailOutbox } from '#server/modules/email/index.ts';
 import { isSameVersion } from '#server/modules/work-orders/index.ts';
 import { periodsDue, termEnd, type TermPeriod } from './agreement-periods.ts';
-import type { AgreementRepository, AgreementRow, GenerationRow, NewVisitWorkOrder } from './agreement.repository.ts';
+import { activeAgreementOn, type AgreementRepository, type AgreementRow, type GenerationRow, type NewVisitWorkOrder } from './agreement.repository.ts';
 
 const notFound = () => new AppError('NOT_FOUND', agreementMessages.notFound);
 /** Agreements per transaction when generating or renewing: the embedded database answers other requests between them. */
@@ -444,3 +444,15 @@ export function createAgreementService({ db, repository, timeZone, company, outb
 }
 
 export type AgreementService = ReturnType<typeof createAgreementService>;
+
+/**
+ * The member discount of a customer's plan on a date (issue 22): the plan's repair discount
+ * (shared/maintenance-plans.ts) while an agreement is active, else nothing. The invoices module
+ * applies it to a work order's proposed lines.
+ */
+export async function memberDiscountOn(executor: DbExecutor, customerId: string, date: string): Promise<{ percent: number; label: string } | undefined> {
+  const agreement = await activeAgreementOn(executor, customerId, date);
+  const plan = agreement ? maintenancePlanById(agreement.planId) : undefined;
+  if (!agreement || !plan) return undefined;
+  return { percent: plan.repairDiscountPercent, label: `${plan.name} plan member (${agreement.agreementNumber}): ${plan.repairDiscountPercent}% off` };
+}

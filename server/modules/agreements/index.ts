@@ -1,4 +1,4 @@
 /** Public entry of agreements: other modules import only what this file exports (decision 019-l). */
 export { agreementRoutes } from './agreement.routes.ts';
 export { createAgreementRepository, type AgreementRepository } from './agreement.repository.ts';
-export { createAgreementService, type AgreementService } from './agreement.service.ts';
+export { createAgreementService, memberDiscountOn, type AgreementService } from './agreement.service.ts';

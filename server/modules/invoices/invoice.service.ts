@@ -30,6 +30,7 @@ import { withTransaction, type Database, type DbExecutor } from '#server/db/clie
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { priceBookItems } from '#server/db/schema/index.ts';
 import { AppError } from '#server/errors.ts';
+import { memberDiscountOn } from '#server/modules/agreements/index.ts';
 import { recordAudit, type AuditActor } from '#server/modules/audit/index.ts';
 import { createInvoiceRepository, type InvoiceRow, type PaymentRow } from './invoice.repository.ts';
 import { isUuid } from '#server/lib/uuid.ts';
@@ -407,8 +408,14 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
         if (!found) throw new AppError('NOT_FOUND', invoiceMessages.workOrderNotFound);
         if (found.workOrder.status !== 'completed') throw conflict(invoiceMessages.workOrderNotCompleted);
         const settings = await repo.settings();
-        const { lines, quoteId, quoteNumber } = await proposedLines(tx, found, settings.defaultTaxRatePpm);
-        const notes = [quoteNumber ? `As quoted in ${quoteNumber}.` : '', found.summary ? `Work done: ${found.summary}` : ''].filter(Boolean).join(' ').slice(0, 4000);
+        const proposed = await proposedLines(tx, found, settings.defaultTaxRatePpm);
+        const { quoteId, quoteNumber } = proposed;
+        // A maintenance plan member's discount (issue 22) on every priced line that has none of its own.
+        const member = await memberDiscountOn(tx, found.workOrder.customerId, found.workOrder.serviceDate);
+        const lines = member
+          ? proposed.lines.map((entry) => (entry.unitPriceCents > 0 && entry.discountBps === 0 && entry.discountCents === 0 ? { ...entry, discountBps: member.percent * 100 } : entry))
+          : proposed.lines;
+        const notes = [quoteNumber ? `As quoted in ${quoteNumber}.` : '', member ? `${member.label}.` : '', found.summary ? `Work done: ${found.summary}` : ''].filter(Boolean).join(' ').slice(0, 4000);
         return insertDraft(tx, { customerId: found.workOrder.customerId, workOrderId: id, quoteId, lines, notes }, actor, 'created_from_work_order');
       });
       return detailIn(db, row.id);
