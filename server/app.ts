@@ -13,6 +13,7 @@ import { fastifyTrustProxy, type AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { systemActors } from './modules/audit/index.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
@@ -409,6 +410,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     timeZone: config.businessTimeZone,
     company: config.company,
     outbox: emailOutbox,
+    createRenewalInvoice: (tx, draft) => invoices.createDraftIn(tx, draft, systemActors.system),
     leadDays: config.agreementVisitLeadDays,
     ...(now ? { now } : {}),
   });

@@ -151,6 +151,13 @@ describe('a year of an agreement', () => {
     expect(renewed.visits.map((visit) => visit.period)).toEqual(['2027-spring', '2027-fall', '2028-spring']);
     const audit = await rows<{ action: string }>(sql`select action from audit_log where entity_type = 'agreement' and entity_id = ${sold.id} order by occurred_at, id`);
     expect(audit.map((entry) => entry.action)).toEqual(['created', 'renewed']);
+    // The renewal's draft invoice: billed monthly, so the first month of the new term.
+    const invoices = await rows<{ status: string; total_cents: number; notes: string; name: string }>(
+      sql`select i.status, i.total_cents, i.notes, l.name from invoices i join invoice_lines l on l.invoice_id = i.id where i.customer_id = ${customer.id}`,
+    );
+    expect(invoices).toEqual([
+      { status: 'draft', total_cents: 2_083, notes: `Maintenance agreement ${sold.agreementNumber}, term 2: 2028-01-15 to 2029-01-14. Billed monthly.`, name: 'Advanced maintenance plan, month 1 of 12' },
+    ]);
   });
 
   it('an agreement that does not renew by itself is expiring in its last 30 days, then expired, and its open visit is cancelled', async () => {
@@ -170,6 +177,8 @@ describe('a year of an agreement', () => {
     expect(await context.app.agreements.runDue()).toMatchObject({ expired: 1, renewed: 0 });
     const ended = await detail(sold.id);
     expect(ended.status).toBe('expired');
+    const [invoiceCount] = await rows<{ count: number }>(sql`select count(*)::int from invoices where customer_id = ${customer.id}`);
+    expect(invoiceCount!.count).toBe(0);
     expect(ended.visits.map((visit) => visit.period)).toEqual(['2027-spring']);
   });
 });

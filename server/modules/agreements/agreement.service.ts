@@ -14,6 +14,7 @@ import {
   type VisitsDueResponse,
 } from '#shared/agreement.ts';
 import type { CompanyProfile } from '#shared/company-profile.ts';
+import type { DocumentLineValues } from '#shared/document-line.ts';
 import { addDays, monthStart, todayIn } from '#shared/dates.ts';
 import { maintenancePlanById, maintenancePlanVisits, maintenanceSeasons, planPriceCents, type MaintenancePlanId, type MaintenanceSeason } from '#shared/maintenance-plans.ts';
 import { formatCents } from '#shared/money.ts';
@@ -38,6 +39,11 @@ type Options = {
   timeZone: string;
   company: Pick<CompanyProfile, 'name' | 'phone'>;
   outbox: Pick<EmailOutbox, 'enqueue' | 'kick'>;
+  /**
+   * Makes the draft invoice of a renewed term in the renewal's transaction (the invoices module's
+   * `createDraftIn`, given by app.ts); without it a renewal makes no invoice.
+   */
+  createRenewalInvoice?: (tx: DbExecutor, draft: { customerId: string; lines: DocumentLineValues[]; notes: string }) => Promise<{ id: string }>;
   /** Days before its season a visit is generated (AGREEMENT_VISIT_LEAD_DAYS). */
   leadDays?: number;
   now?: () => Date;
@@ -59,7 +65,7 @@ function monthEnd(month: string): string {
   return addDays(monthStart(`${month}-01`, 1), -1);
 }
 
-export function createAgreementService({ db, repository, timeZone, company, outbox, leadDays = generationLeadDays, now = () => new Date() }: Options) {
+export function createAgreementService({ db, repository, timeZone, company, outbox, createRenewalInvoice, leadDays = generationLeadDays, now = () => new Date() }: Options) {
   const today = () => todayIn(timeZone, now());
 
   async function details(executor: DbExecutor, rows: AgreementRow[]): Promise<AgreementDetail[]> {
@@ -202,6 +208,34 @@ export function createAgreementService({ db, repository, timeZone, company, outb
   async function generateFor(tx: DbExecutor, agreementId: string): Promise<void> {
     const day = today();
     await generateIn(tx, await repository(tx).activeForGeneration(day, addDays(day, leadDays), [agreementId]), day);
+  }
+
+  /**
+   * The renewed term's draft invoice: the year's price, or the first month's for monthly billing
+   * (decision 027-b: the office issues it; the later months are billed from the office).
+   */
+  function renewalInvoice(row: AgreementRow): { customerId: string; lines: DocumentLineValues[]; notes: string } {
+    const plan = maintenancePlanById(row.planId)!;
+    const isMonthly = row.billing === 'monthly';
+    return {
+      customerId: row.customerId,
+      notes: `Maintenance agreement ${row.agreementNumber}, term ${row.currentTermNumber}: ${row.currentTermStartsOn} to ${row.currentTermEndsOn}.${isMonthly ? ' Billed monthly.' : ''}`,
+      lines: [
+        {
+          priceBookItemId: null,
+          kind: 'service',
+          code: '',
+          name: `${plan.name} maintenance plan${isMonthly ? ', month 1 of 12' : ''}`,
+          description: `${row.agreementNumber}: ${row.currentTermStartsOn} to ${row.currentTermEndsOn}`,
+          quantityMilli: 1000,
+          unitPriceCents: isMonthly ? Math.round(row.priceCents / 12) : row.priceCents,
+          discountBps: 0,
+          discountCents: 0,
+          taxable: false,
+          taxRatePpm: 0,
+        },
+      ],
+    };
   }
 
   function reminderText(row: AgreementRow, customerName: string): { subject: string; text: string } {
@@ -358,7 +392,8 @@ export function createAgreementService({ db, repository, timeZone, company, outb
               await agreements.insertTerm({ agreementId: before.id, termNumber: number, planId: before.planId, startsOn, endsOn, priceCents });
             }
             const after = await agreements.update(before.id, { currentTermNumber: number, currentTermStartsOn: startsOn, currentTermEndsOn: endsOn, priceCents });
-            await audit(tx, systemActors.system, before, after, 'renewed', { term: [before.currentTermNumber, number] });
+            const invoice = createRenewalInvoice ? await createRenewalInvoice(tx, renewalInvoice(after)) : undefined;
+            await audit(tx, systemActors.system, before, after, 'renewed', { term: [before.currentTermNumber, number], ...(invoice ? { invoiceId: [null, invoice.id] } : {}) });
             result.renewed += 1;
           }
           return ended.length;

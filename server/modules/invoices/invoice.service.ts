@@ -399,6 +399,15 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
       return detailIn(db, row.id);
     },
 
+    /**
+     * A draft made by another module inside its own transaction: a maintenance agreement's renewal
+     * (issue 22). The office reviews and issues it as any draft.
+     */
+    async createDraftIn(tx: DbExecutor, values: { customerId: string; lines: DocumentLineValues[]; notes: string }, actor: AuditActor): Promise<{ id: string }> {
+      const row = await insertDraft(tx, { ...values, workOrderId: null }, actor, 'created');
+      return { id: row.id };
+    },
+
     /** A draft from a completed work order: its customer, its service and the technician's materials. */
     async createFromWorkOrder(workOrderId: string, actor: AuditActor): Promise<InvoiceDetailResponse> {
       const id = idFrom(workOrderId, () => new AppError('NOT_FOUND', invoiceMessages.workOrderNotFound));
