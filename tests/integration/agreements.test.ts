@@ -153,7 +153,7 @@ describe('a year of an agreement', () => {
     expect(audit.map((entry) => entry.action)).toEqual(['created', 'renewed']);
     // The renewal's draft invoice: billed monthly, so the first month of the new term.
     const invoices = await rows<{ status: string; total_cents: number; notes: string; name: string }>(
-      sql`select i.status, i.total_cents, i.notes, l.name from invoices i join invoice_lines l on l.invoice_id = i.id where i.customer_id = ${customer.id}`,
+      sql`select i.status, i.total_cents::int as total_cents, i.notes, l.name from invoices i join invoice_lines l on l.invoice_id = i.id where i.customer_id = ${customer.id}`,
     );
     expect(invoices).toEqual([
       { status: 'draft', total_cents: 2_083, notes: `Maintenance agreement ${sold.agreementNumber}, term 2: 2028-01-15 to 2029-01-14. Billed monthly.`, name: 'Advanced maintenance plan, month 1 of 12' },
