@@ -109,8 +109,6 @@ export const agreementCreateSchema = z.object({
   startDate: isoDate,
   billing: z.enum(agreementBillings, { message: 'Choose yearly or monthly billing.' }).default('yearly'),
   autoRenew: z.boolean().default(true),
-  /** Whole dollars and cents; the plan's price when left out. */
-  priceCents: z.number().int().min(0).max(100_000_00).optional(),
   equipmentIds: z.array(z.string().uuid('Choose equipment of this customer.')).max(20).default([]),
   notes: z.string().trim().max(2000).default(''),
 });

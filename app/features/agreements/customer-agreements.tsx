@@ -178,15 +178,15 @@ function AgreementCard({ agreement, equipment, canCancel, onNotice }: { agreemen
   );
 }
 
-type Errors = Partial<Record<'planId' | 'startDate' | 'price' | 'equipmentIds' | 'reason' | 'form', string>>;
+type Errors = Partial<Record<'planId' | 'startDate' | 'equipmentIds' | 'reason' | 'form', string>>;
 
 function errorsFrom(error: unknown): Errors {
   if (!(error instanceof ApiError)) return { form: messageOf(error) };
   const details = Array.isArray(error.details) ? (error.details as { path?: string; message?: string }[]) : [];
   const errors: Errors = {};
   for (const detail of details) {
-    const path = (detail.path?.split('.')[0] ?? '') === 'priceCents' ? 'price' : (detail.path?.split('.')[0] ?? '');
-    if (['planId', 'startDate', 'price', 'equipmentIds', 'reason'].includes(path) && detail.message) errors[path as keyof Errors] ??= detail.message;
+    const path = detail.path?.split('.')[0] ?? '';
+    if (['planId', 'startDate', 'equipmentIds', 'reason'].includes(path) && detail.message) errors[path as keyof Errors] ??= detail.message;
   }
   if (Object.keys(errors).length === 0) errors.form = messageOf(error);
   return errors;

@@ -278,7 +278,8 @@ export function createAgreementService({ db, repository, timeZone, company, outb
         if (!(await agreements.customer(customerId))) throw new AppError('NOT_FOUND', agreementMessages.customerNotFound);
         const equipmentIds = await ownedEquipment(tx, customerId, input.equipmentIds);
         const endsOn = termEnd(input.startDate, 12);
-        const priceCents = input.priceCents ?? planPriceCents(input.planId);
+        // The plan's price (decision 027-b): no one types a price, so none is mistyped.
+        const priceCents = planPriceCents(input.planId);
         const row = await agreements.insert({
           customerId,
           planId: input.planId,
