@@ -43,6 +43,8 @@ import { createTwilioSender, type SmsSender } from '#server/adapters/sms/index.t
 import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
 import { customerMessageConsents, customers, workOrders } from '#server/db/schema/index.ts';
 import { createEmailOutbox } from '#server/modules/email/email-outbox.ts';
+import { createDocumentLinkService } from '#server/modules/document-links/index.ts';
+import { createDocumentLinkRepository } from '#server/modules/document-links/document-links.repository.ts';
 import { createMessagingRunner } from '#server/modules/messaging/index.ts';
 import { defaultMessagingConcurrency } from '#server/modules/messaging/messaging.runner.ts';
 import { companyEnvSchema, companyProfileFrom } from '#shared/company.ts';
@@ -248,6 +250,7 @@ async function main(): Promise<void> {
     // kick() is called after the transaction that queued the e-mails and marked them sent commits:
     // they are then in the outbox for good.
     let queuedEmails = 0;
+    const documentLinks = createDocumentLinkService({ repository: createDocumentLinkRepository(handle.db), now: () => clock });
     const runner = createMessagingRunner({
       db: handle.db,
       outbox: {
@@ -268,6 +271,8 @@ async function main(): Promise<void> {
       log,
       now: () => clock,
       concurrency,
+      // As app.ts gives it: the confirmations carry the visit's link (issue 21), made when sent.
+      createDocumentLink: (executor, link) => documentLinks.create(executor, link),
     });
 
     started = performance.now();
