@@ -111,8 +111,13 @@ async function messagesOf(workOrderId: string): Promise<MessageRow[]> {
   return rows<MessageRow>(sql`select * from messages where work_order_id = ${workOrderId} order by created_at, type, channel`);
 }
 
-async function emailsOf(workOrderId: string): Promise<{ recipients: string[]; subject: string; text_body: string; kind: string }[]> {
-  return rows(sql`select e.recipients, e.subject, e.text_body, e.kind from outbound_emails e join messages m on m.email_id = e.id
+/**
+ * The work order's e-mails in the outbox. `text_body` is the outbox's copy, blanked once delivered
+ * when it carries a one-time link (the visit link of confirmations and reschedules); `message_body`
+ * is the message's kept text, without the link.
+ */
+async function emailsOf(workOrderId: string): Promise<{ recipients: string[]; subject: string; text_body: string; message_body: string; kind: string }[]> {
+  return rows(sql`select e.recipients, e.subject, e.text_body, m.body as message_body, e.kind from outbound_emails e join messages m on m.email_id = e.id
                   where m.work_order_id = ${workOrderId} order by e.created_at, e.subject`);
 }
 
@@ -208,7 +213,7 @@ describe('planning and sending from work-order changes', () => {
     expect(at(reminders[1]!.send_at)).toBe((await localInstant(addDays(today, 6), '14:00')).getTime());
     const emails = await emailsOf(workOrder);
     expect(emails.map((email) => email.kind)).toEqual(['message_appointment_confirmed', 'message_appointment_rescheduled']);
-    expect(emails[1]!.text_body).toContain('2:00 PM – 5:00 PM');
+    expect(emails[1]!.message_body).toContain('2:00 PM – 5:00 PM');
 
     // Past the old reminder's time: nothing goes for the old visit.
     clock = await localInstant(addDays(today, 4), '10:30');

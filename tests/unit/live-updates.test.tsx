@@ -71,7 +71,7 @@ afterEach(() => {
 
 describe('topic to query keys', () => {
   it('gives each prefix once for a set of topics', () => {
-    expect(queryKeysForTopics(['work_orders', 'customers'])).toEqual([['work-orders'], ['dashboard'], ['customers'], ['calendar'], ['map'], ['leads'], ['geocoding']]);
+    expect(queryKeysForTopics(['work_orders', 'customers'])).toEqual([['work-orders'], ['dashboard'], ['customers'], ['calendar'], ['map'], ['agreements'], ['leads'], ['geocoding']]);
     expect(queryKeysForTopics(['admin_notifications'])).toEqual([['notifications']]);
     expect(queryKeysForTopics(['geocoding_batches'])).toEqual([['geocoding'], ['map']]);
   });
