@@ -49,7 +49,9 @@ let retryDelay = 2_000;
 function applyRefresh(outcome: RefreshOutcome, message?: string) {
   if (outcome === 'unauthenticated') setStatus({ access: 'unauthenticated', checked: true });
   else if (outcome === 'forbidden') setStatus({ access: 'forbidden', accessMessage: message, checked: true });
-  else setStatus({ access: 'ok', checked: true, online: outcome !== 'offline' });
+  // A read that was answered just before the network dropped must not undo the browser's 'offline'
+  // event: while the browser says offline, the app says so too.
+  else setStatus({ access: 'ok', checked: true, online: outcome !== 'offline' && navigator.onLine });
 }
 
 async function refreshNow() {
