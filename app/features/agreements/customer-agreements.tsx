@@ -236,6 +236,34 @@ function EquipmentChoice({ idPrefix, equipment, chosen, onChange, error }: { idP
   );
 }
 
+/** The fields both dialogs share: auto-renew, the covered systems and the notes. */
+function RenewalSystemsNotes({
+  idPrefix,
+  equipment,
+  values,
+  on,
+  equipmentError,
+}: {
+  idPrefix: string;
+  equipment: readonly CustomerEquipment[];
+  values: { autoRenew: boolean; equipmentIds: string[]; notes: string };
+  on: { autoRenew: (value: boolean) => void; equipmentIds: (ids: string[]) => void; notes: (value: string) => void };
+  equipmentError?: string;
+}) {
+  return (
+    <>
+      <label className="flex items-center gap-2 text-sm text-slate-800">
+        <input type="checkbox" checked={values.autoRenew} onChange={(event) => on.autoRenew(event.target.checked)} className="h-4 w-4" />
+        Renew automatically at the end of each year
+      </label>
+      <EquipmentChoice idPrefix={idPrefix} equipment={equipment} chosen={values.equipmentIds} onChange={on.equipmentIds} error={equipmentError} />
+      <FormField id={`${idPrefix}-notes`} label="Notes">
+        <textarea id={`${idPrefix}-notes`} value={values.notes} onChange={(event) => on.notes(event.target.value)} maxLength={2000} rows={2} className={controlClass} />
+      </FormField>
+    </>
+  );
+}
+
 function AddAgreementDialog({ customerId, equipment, onClose, onSaved }: { customerId: string; equipment: readonly CustomerEquipment[]; onClose: () => void; onSaved: (agreement: AgreementDetail) => void }) {
   const id = useId();
   const planRef = useRef<HTMLSelectElement>(null);
@@ -288,14 +316,13 @@ function AddAgreementDialog({ customerId, equipment, onClose, onSaved }: { custo
             </select>
           </FormField>
         </div>
-        <label className="flex items-center gap-2 text-sm text-slate-800">
-          <input type="checkbox" checked={autoRenew} onChange={(event) => setAutoRenew(event.target.checked)} className="h-4 w-4" />
-          Renew automatically at the end of each year
-        </label>
-        <EquipmentChoice idPrefix={id} equipment={equipment} chosen={equipmentIds} onChange={setEquipmentIds} error={errors.equipmentIds} />
-        <FormField id={`${id}-notes`} label="Notes">
-          <textarea id={`${id}-notes`} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} rows={2} className={controlClass} />
-        </FormField>
+        <RenewalSystemsNotes
+          idPrefix={id}
+          equipment={equipment}
+          values={{ autoRenew, equipmentIds, notes }}
+          on={{ autoRenew: setAutoRenew, equipmentIds: setEquipmentIds, notes: setNotes }}
+          equipmentError={errors.equipmentIds}
+        />
         <div aria-live="assertive">{errors.form ? <Alert>{errors.form}</Alert> : null}</div>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose} disabled={create.isPending}>
@@ -337,14 +364,13 @@ function ChangeAgreementDialog({ agreement, equipment, onClose, onSaved }: { agr
         <PlanChoice id={`${id}-planId`} value={planId} onChange={setPlanId} error={errors.planId} selectRef={planRef} />
         {dropsFall ? <p className="text-sm text-amber-800">The Essential plan has no fall visit: an open fall visit of this agreement is cancelled.</p> : null}
         <p className="text-sm text-slate-700">The price of the current term stays; the next term is at the new plan’s price.</p>
-        <label className="flex items-center gap-2 text-sm text-slate-800">
-          <input type="checkbox" checked={autoRenew} onChange={(event) => setAutoRenew(event.target.checked)} className="h-4 w-4" />
-          Renew automatically at the end of each year
-        </label>
-        <EquipmentChoice idPrefix={id} equipment={equipment} chosen={equipmentIds} onChange={setEquipmentIds} error={errors.equipmentIds} />
-        <FormField id={`${id}-notes`} label="Notes">
-          <textarea id={`${id}-notes`} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} rows={2} className={controlClass} />
-        </FormField>
+        <RenewalSystemsNotes
+          idPrefix={id}
+          equipment={equipment}
+          values={{ autoRenew, equipmentIds, notes }}
+          on={{ autoRenew: setAutoRenew, equipmentIds: setEquipmentIds, notes: setNotes }}
+          equipmentError={errors.equipmentIds}
+        />
         <div aria-live="assertive">{errors.form ? <Alert>{errors.form}</Alert> : null}</div>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose} disabled={update.isPending}>
