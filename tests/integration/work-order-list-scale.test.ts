@@ -160,4 +160,19 @@ describe('a common word (decision 024-b)', () => {
     expect(rare).toMatchObject({ total: expected.length, totalCapped: false });
     expect(rare.workOrders.map((order) => order.id)).toEqual(expected.slice(0, 25));
   });
+
+  it('is answered again after any commit: a kept answer never hides a change (decision 026-b, addendum 3)', async () => {
+    const before = await list('search=kept answer check');
+    expect(before).toMatchObject({ total: 0, workOrders: [] });
+    // The same search while nothing commits: the same answer.
+    expect(await list('search=kept answer check')).toEqual(before);
+    await context.database.query(`insert into work_orders (customer_id, title, service_date) values ($1, 'Kept answer check', '2026-06-02')`, [customerId]);
+    const after = await list('search=kept answer check');
+    expect(after).toMatchObject({ total: 1, totalCapped: false });
+    expect(after.workOrders.map((order) => order.title)).toEqual(['Kept answer check']);
+    // Another status is its own answer.
+    expect(await list('search=kept answer check&status=completed')).toMatchObject({ total: 0 });
+    await context.database.query(`update work_orders set title = 'Kept answer gone' where title = 'Kept answer check'`);
+    expect(await list('search=kept answer check')).toMatchObject({ total: 0, workOrders: [] });
+  });
 });

@@ -230,6 +230,31 @@ export function createWorkOrderService(options: WorkOrderServiceDependencies) {
    * statement; any commit empties them.
    */
   const listTotals = createSnapshotCache<number>(db, { maxEntries: workOrderStatuses.length + 1 });
+  /**
+   * A search's answers, kept per snapshot by status, words, page and size (decision 026-b, addendum
+   * 3): the statement counts matches and reads the page (3-4 ms of the database's time); while
+   * nothing commits the same search (a second screen, the pager back, a refetch on focus) costs one
+   * snapshot read. Any commit empties them, so a change is in the very next answer.
+   */
+  const searchAnswers = createSnapshotCache<WorkOrderListResponse>(db, { maxEntries: 64 });
+
+  /** A page of the list, with or without a search (the repository's one statement, decision 023-a). */
+  async function readList(query: z.output<typeof workOrderListQuerySchema>): Promise<WorkOrderListResponse> {
+    const { rows, total, totalCapped } = await repository.list(query.status, query.search, query.page, query.pageSize, (snapshot) =>
+      listTotals.at(snapshot, query.status, () => repository.listTotal(query.status)),
+    );
+    const workOrders = rows.map(
+      (row): WorkOrderListItem => ({
+        ...row,
+        status: row.status as WorkOrderStatus,
+        priority: row.priority as WorkOrderListItem['priority'],
+        serviceType: row.serviceType as WorkOrderListItem['serviceType'],
+        // ISO text with microseconds and an offset (the page is JSON): to the millisecond, in UTC, as elsewhere.
+        updatedAt: new Date(row.updatedAt).toISOString(),
+      }),
+    );
+    return { workOrders, total, totalCapped, page: query.page, pageSize: query.pageSize };
+  }
 
   async function ensureTechnician(technicianId: string | null, workOrders: WorkOrderRepository = repository): Promise<void> {
     if (technicianId && !(await workOrders.isActiveTechnician(technicianId))) throw technicianUnavailable();
@@ -244,20 +269,8 @@ export function createWorkOrderService(options: WorkOrderServiceDependencies) {
 
   return {
     async list(query: z.output<typeof workOrderListQuerySchema>): Promise<WorkOrderListResponse> {
-      const { rows, total, totalCapped } = await repository.list(query.status, query.search, query.page, query.pageSize, (snapshot) =>
-        listTotals.at(snapshot, query.status, () => repository.listTotal(query.status)),
-      );
-      const workOrders = rows.map(
-        (row): WorkOrderListItem => ({
-          ...row,
-          status: row.status as WorkOrderStatus,
-          priority: row.priority as WorkOrderListItem['priority'],
-          serviceType: row.serviceType as WorkOrderListItem['serviceType'],
-          // ISO text with microseconds and an offset (the page is JSON): to the millisecond, in UTC, as elsewhere.
-          updatedAt: new Date(row.updatedAt).toISOString(),
-        }),
-      );
-      return { workOrders, total, totalCapped, page: query.page, pageSize: query.pageSize };
+      if (!query.search) return readList(query);
+      return searchAnswers.get(JSON.stringify([query.status, query.search, query.page, query.pageSize]), () => readList(query));
     },
 
     /**
