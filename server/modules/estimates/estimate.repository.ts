@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
 import { estimateRequests } from '#server/db/schema/index.ts';
+import { claimRecipientSlot } from '#server/modules/email/index.ts';
 import { estimateConfirmationKind } from './estimate-emails.ts';
 
 export type EstimateRequestRow = typeof estimateRequests.$inferSelect;
@@ -23,14 +24,7 @@ export function createEstimateRepository(db: Database) {
      * other instances count each other. Call in the transaction that queues the confirmation.
      */
     async claimConfirmationSlot(executor: Database, email: string, perDay: number): Promise<boolean> {
-      const address = email.trim().toLowerCase();
-      await executor.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`estimate-confirmation:${address}`}, 0))`);
-      const result = await executor.execute<{ sent: number }>(sql`
-        select count(*)::int as sent from outbound_emails
-        where kind = ${estimateConfirmationKind} and created_at > now() - interval '24 hours'
-          and exists (select 1 from unnest(recipients) as recipient where lower(recipient) = ${address})`);
-      const [row] = result.rows;
-      return (row?.sent ?? 0) < perDay;
+      return claimRecipientSlot(executor, estimateConfirmationKind, email, perDay);
     },
 
     async findByIdempotencyKey(key: string): Promise<EstimateRequestRow | undefined> {
