@@ -73,7 +73,14 @@ import { createPriceBookService, priceBookRoutes } from './modules/price-book/in
 import { billingSettingsRoutes, createBillingSettingsService } from './modules/billing-settings/index.ts';
 import { availabilityPublicRoutes, availabilityRoutes, createAvailabilityService } from './modules/availability/index.ts';
 import { createVisitService, visitRoutes } from './modules/visits/index.ts';
-import { agreementRoutes, createAgreementRepository, createAgreementService, type AgreementService } from './modules/agreements/index.ts';
+import {
+  agreementRoutes,
+  agreementSignupRoutes,
+  createAgreementRepository,
+  createAgreementService,
+  createAgreementSignupService,
+  type AgreementService,
+} from './modules/agreements/index.ts';
 import { createQuoteService, quotePublicRoutes, quoteRoutes } from './modules/quotes/index.ts';
 import { createInvoiceSending, createInvoiceService, createOnlineInvoices, invoiceDocumentRoutes, invoicePublicRoutes, invoiceRoutes, markPrivate } from './modules/invoices/index.ts';
 import { createPaymentGateway } from './adapters/payments/index.ts';
@@ -415,6 +422,22 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     ...(now ? { now } : {}),
   });
   await app.register(agreementRoutes, { agreements });
+  // The site's plan sign-up: stored as a lead and a sign-up; the office confirms it into an agreement.
+  await app.register(agreementSignupRoutes, {
+    signups: createAgreementSignupService({
+      db: database.db,
+      agreements,
+      customerRepository: createCustomerRepository,
+      leadRepository: createLeadRepository,
+      notifications: createNotificationRepository(database.db),
+      outbox: emailOutbox,
+      company: config.company,
+      timeZone: config.businessTimeZone,
+      log: app.log,
+      ...(now ? { now } : {}),
+    }),
+    limitPer15Minutes: config.publicFormLimitPer15Minutes,
+  });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir, csp) : undefined;
   app.setNotFoundHandler((request, reply) => {

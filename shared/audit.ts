@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The activity log (issue 10): an append-only record of who changed what and when, written by the
  * services in the same transaction as the change (server/modules/audit/audit.service.ts).
  */
-export const auditEntityTypes = ['customer', 'work_order', 'lead', 'chat_lead', 'staff', 'technician', 'settings', 'price_book_item', 'tax_rate', 'invoice', 'quote', 'agreement'] as const;
+export const auditEntityTypes = ['customer', 'work_order', 'lead', 'chat_lead', 'staff', 'technician', 'settings', 'price_book_item', 'tax_rate', 'invoice', 'quote', 'agreement', 'agreement_signup'] as const;
 export type AuditEntityType = (typeof auditEntityTypes)[number];
 
 export const auditEntityTypeLabels: Record<AuditEntityType, string> = {
@@ -20,6 +20,7 @@ export const auditEntityTypeLabels: Record<AuditEntityType, string> = {
   invoice: 'Invoice',
   quote: 'Quote',
   agreement: 'Maintenance agreement',
+  agreement_signup: 'Plan sign-up',
 };
 
 /**
@@ -54,6 +55,8 @@ export const auditActionLabels: Record<string, string> = {
   match_confirmed: 'Possible match: same customer',
   match_dismissed: 'Possible match: new customer',
   imported: 'Imported',
+  confirmed: 'Confirmed',
+  declined: 'Declined',
 };
 
 /** The changed fields: {field: [before, after]}; null on one side for created and deleted. */

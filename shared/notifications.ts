@@ -18,6 +18,8 @@ export const notificationTypes = {
   newOnlineBooking: 'new_online_booking',
   /** A customer moved or cancelled a visit from its link (issue 21); `data.link` opens its work order. */
   visitChanged: 'visit_changed',
+  /** A visitor signed up for a maintenance plan on the site (issue 22); `data.link` opens the office's Plan sign-ups. */
+  newPlanSignup: 'new_plan_signup',
 } as const;
 
 /**

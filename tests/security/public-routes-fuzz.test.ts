@@ -41,6 +41,17 @@ const validBodies: Record<string, Record<string, unknown>> = {
     address: '9 Lighthouse Ln, Bluffton, SC',
     description: 'Outside unit is making a grinding noise',
   },
+  // The site's maintenance plan sign-up (issue 22, decision 027-b).
+  'POST /api/public/maintenance-plan-signups': {
+    planId: 'advanced',
+    billing: 'yearly',
+    name: 'Morgan Ellis',
+    email: 'morgan.ellis@example.com',
+    phone: '843.555.0188',
+    address: '9 Lighthouse Ln',
+    zip: '29910',
+    note: 'Gate code 1234',
+  },
   // The SMS provider's webhook: form-encoded and signed (its valid request below carries the signature).
   [`POST ${inboundTextPath}`]: inboundSmsParams({ from: '+18435550188', to: '+18435550100', body: 'C' }),
   // A customer's "Pay by card": no body, the token in the address (its valid request needs a real
@@ -69,7 +80,7 @@ const validBodies: Record<string, Record<string, unknown>> = {
 const largerBodyLimits: Record<string, number> = { 'POST /api/public/quotes/:token/approve': 512 * 1024 };
 
 /** The submissions a repeat must not duplicate: their Idempotency-Key header is input too. */
-const takesIdempotencyKey = new Set(['/api/public/estimate-requests', '/api/public/chat/bookings', '/api/public/booking']);
+const takesIdempotencyKey = new Set(['/api/public/estimate-requests', '/api/public/chat/bookings', '/api/public/booking', '/api/public/maintenance-plan-signups']);
 const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const routes: PublicRoute[] = [];
 /** An SMS API is configured (never called here), so the inbound-text webhook is live and fuzzed too. */

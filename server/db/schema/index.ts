@@ -50,6 +50,7 @@ import {
   workOrderTimePreferences,
 } from '#shared/enums.ts';
 import { agreementBillings, agreementStoredStatuses } from '#shared/agreement.ts';
+import { agreementSignupStatuses } from '#shared/agreement-signup.ts';
 import { maintenancePlanIds, maintenanceSeasons } from '#shared/maintenance-plans.ts';
 
 // One schema for every entity of both spec documents (section 3), plus staff users, sessions and
@@ -1528,5 +1529,44 @@ export const maintenanceVisits = pgTable(
     uniqueIndex('maintenance_visits_work_order_key').on(table.workOrderId),
     index('maintenance_visits_due_idx').on(table.dueFrom, table.dueBy),
     check('maintenance_visits_season_check', oneOf(sql`${table.season}`, Object.keys(maintenanceSeasons))),
+  ],
+);
+
+/**
+ * A plan sign-up from the site (issue 22, decision 027-b): no customer yet; the office confirms it
+ * (then `agreement_id` and `customer_id` say what it became) or declines it with a reason. A
+ * double-submitted form carries the same idempotency key and makes one row.
+ */
+export const maintenanceAgreementSignups = pgTable(
+  'maintenance_agreement_signups',
+  {
+    id: id(),
+    planId: text('plan_id').notNull(),
+    billing: text('billing').notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    address: text('address').notNull(),
+    city: text('city').notNull(),
+    zip: text('zip').notNull(),
+    note: text('note').notNull().default(''),
+    status: text('status').notNull().default('pending'),
+    declineReason: text('decline_reason'),
+    agreementId: uuid('agreement_id').references(() => maintenanceAgreements.id, { onDelete: 'set null' }),
+    customerId: uuid('customer_id').references(() => customers.id, { onDelete: 'set null' }),
+    /** The lead the sign-up made for the Leads screen. */
+    leadId: uuid('lead_id').references(() => estimateRequests.id, { onDelete: 'set null' }),
+    idempotencyKey: text('idempotency_key'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('maintenance_agreement_signups_idempotency_key_key').on(table.idempotencyKey),
+    index('maintenance_agreement_signups_status_created_idx').on(table.status, table.createdAt),
+    check('maintenance_agreement_signups_plan_check', oneOf(sql`${table.planId}`, maintenancePlanIds)),
+    check('maintenance_agreement_signups_billing_check', oneOf(sql`${table.billing}`, agreementBillings)),
+    check('maintenance_agreement_signups_status_check', oneOf(sql`${table.status}`, agreementSignupStatuses)),
+    check('maintenance_agreement_signups_decline_check', sql`${table.status} <> 'declined' or ${table.declineReason} is not null`),
   ],
 );

@@ -273,33 +273,40 @@ export function createAgreementService({ db, repository, timeZone, company, outb
     /** "Add maintenance plan" on a profile: active from its start date, with its first term and the visits already due. */
     async create(customerId: string, input: z.output<typeof agreementCreateSchema>, actor: AuditActor): Promise<AgreementDetail> {
       if (!isUuid(customerId)) throw new AppError('NOT_FOUND', agreementMessages.customerNotFound);
-      return withTransaction(db, async (tx) => {
-        const agreements = repository(tx);
-        if (!(await agreements.customer(customerId))) throw new AppError('NOT_FOUND', agreementMessages.customerNotFound);
-        const equipmentIds = await ownedEquipment(tx, customerId, input.equipmentIds);
-        const endsOn = termEnd(input.startDate, 12);
-        // The plan's price (decision 027-b): no one types a price, so none is mistyped.
-        const priceCents = planPriceCents(input.planId);
-        const row = await agreements.insert({
-          customerId,
-          planId: input.planId,
-          status: 'active',
-          startDate: input.startDate,
-          termMonths: 12,
-          currentTermNumber: 1,
-          currentTermStartsOn: input.startDate,
-          currentTermEndsOn: endsOn,
-          priceCents,
-          billing: input.billing,
-          autoRenew: input.autoRenew,
-          notes: input.notes,
-        });
-        await agreements.insertTerm({ agreementId: row.id, termNumber: 1, planId: input.planId, startsOn: input.startDate, endsOn, priceCents });
-        await agreements.setEquipment(row.id, equipmentIds);
-        await audit(tx, actor, undefined, row, 'created', { equipmentIds: [null, equipmentIds] });
-        await generateFor(tx, row.id);
-        return detailIn(tx, row.id);
+      return withTransaction(db, (tx) => this.createIn(tx, customerId, input, actor));
+    },
+
+    /**
+     * The same sale inside the caller's transaction: the office's confirmation of a sign-up from the
+     * site makes its agreement by this one rule (decision 027-b), with the sign-up's lead.
+     */
+    async createIn(tx: DbExecutor, customerId: string, input: z.output<typeof agreementCreateSchema>, actor: AuditActor, origin: { leadId?: string | null } = {}): Promise<AgreementDetail> {
+      const agreements = repository(tx);
+      if (!(await agreements.customer(customerId))) throw new AppError('NOT_FOUND', agreementMessages.customerNotFound);
+      const equipmentIds = await ownedEquipment(tx, customerId, input.equipmentIds);
+      const endsOn = termEnd(input.startDate, 12);
+      // The plan's price (decision 027-b): no one types a price, so none is mistyped.
+      const priceCents = planPriceCents(input.planId);
+      const row = await agreements.insert({
+        customerId,
+        planId: input.planId,
+        status: 'active',
+        startDate: input.startDate,
+        termMonths: 12,
+        currentTermNumber: 1,
+        currentTermStartsOn: input.startDate,
+        currentTermEndsOn: endsOn,
+        priceCents,
+        billing: input.billing,
+        autoRenew: input.autoRenew,
+        notes: input.notes,
+        leadId: origin.leadId ?? null,
       });
+      await agreements.insertTerm({ agreementId: row.id, termNumber: 1, planId: input.planId, startsOn: input.startDate, endsOn, priceCents });
+      await agreements.setEquipment(row.id, equipmentIds);
+      await audit(tx, actor, undefined, row, 'created', { equipmentIds: [null, equipmentIds] });
+      await generateFor(tx, row.id);
+      return detailIn(tx, row.id);
     },
 
     /** Plan, auto-renew, billing, covered systems, notes. A plan change cancels the open visits of seasons the new plan does not have (decision 027-b). */

@@ -286,6 +286,24 @@ export function createLeadRepository(db: Database) {
       return rows[0];
     },
 
+    /**
+     * A lead another module makes for the office (a plan sign-up from the site, decision 027-b): an
+     * estimate request from the website, listed on the Leads screen and its live updates like one.
+     */
+    async insertWebsiteLead(values: Pick<typeof estimateRequests.$inferInsert, 'name' | 'email' | 'phone' | 'address' | 'serviceType' | 'description' | 'priority'>): Promise<EstimateRequestRow> {
+      return (await db.insert(estimateRequests).values({ ...values, status: 'pending', source: 'website' }).returning())[0]!;
+    },
+
+    /** The office settled such a lead elsewhere (a sign-up confirmed or declined): its status, and the customer it became. */
+    async settleLead(id: string, values: { status: string; customerId?: string | null }): Promise<EstimateRequestRow | undefined> {
+      const rows = await db
+        .update(estimateRequests)
+        .set({ ...values, respondedAt: sql`coalesce(${estimateRequests.respondedAt}, now())`, updatedAt: sql`now()` })
+        .where(eq(estimateRequests.id, id))
+        .returning();
+      return rows[0];
+    },
+
     /** Marks the request converted, unless it already is (the conditional update is the last guard). */
     async markConverted(id: string, values: Pick<PgUpdateSetSource<typeof estimateRequests>, 'customerId' | 'workOrderId' | 'status'>) {
       const rows = await db
