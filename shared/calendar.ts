@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorBodySchema } from './api.ts';
 import { serviceAddressAnswerFields } from './work-order-place.ts';
 import { isValidIsoDate } from './dates.ts';
+import { fieldSteps } from './tech.ts';
 import {
   workOrderPriorities,
   workOrderServiceTypes,
@@ -16,6 +17,7 @@ export const calendarMessages = {
   title: 'Service Calendar',
   subtitle: 'Drag and drop to reschedule appointments',
   loading: 'Loading calendar...',
+  openFailed: 'The appointment could not be opened.',
   rescheduleFailed: 'Error rescheduling work order',
   durationFailed: 'Error updating work order duration',
   statusFailed: 'Error updating work order status',
@@ -139,7 +141,38 @@ export const calendarEventSchema = z.object({
   ...serviceAddressAnswerFields,
 });
 export type CalendarEvent = z.infer<typeof calendarEventSchema>;
-export const calendarRangeResponseSchema = z.object({ events: z.array(calendarEventSchema) });
+/** GET /api/admin/calendar/events/:id: one appointment in full, for its dialog (404 when it is not on the calendar). */
+export const calendarEventResponseSchema = z.object({ event: calendarEventSchema });
+export type CalendarEventResponse = z.infer<typeof calendarEventResponseSchema>;
+
+/**
+ * An appointment as the grid draws it (GET /api/admin/calendar/events): what its block shows and
+ * what a drag needs (id and version). The customer's id, phone and address, the step times and the
+ * service address are read when it is opened (calendarEventResponseSchema): a month of a busy
+ * company is about 1,500 appointments, and those fields were half its bytes (decision 026-b, addendum 3).
+ */
+export const calendarRangeEventSchema = calendarEventSchema
+  .pick({
+    id: true,
+    workOrderNumber: true,
+    title: true,
+    serviceDate: true,
+    startTime: true,
+    endTime: true,
+    status: true,
+    priority: true,
+    serviceType: true,
+    technician: true,
+    isMember: true,
+    updatedAt: true,
+  })
+  .extend({
+    customer: z.object({ name: z.string() }),
+    /** The field's latest step (fieldStepOf): what leads the block's title. */
+    field: z.object({ step: z.enum(fieldSteps), at: z.string().nullable() }).nullable(),
+  });
+export type CalendarRangeEvent = z.infer<typeof calendarRangeEventSchema>;
+export const calendarRangeResponseSchema = z.object({ events: z.array(calendarRangeEventSchema) });
 export type CalendarRangeResponse = z.infer<typeof calendarRangeResponseSchema>;
 
 /** One appointment a technician would have twice (409 SCHEDULE_OVERLAP details). */

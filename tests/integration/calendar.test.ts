@@ -1,6 +1,6 @@
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarMessages, type CalendarEvent } from '#shared/calendar.ts';
+import { calendarMessages, type CalendarEvent, type CalendarRangeEvent } from '#shared/calendar.ts';
 import type { WorkOrder } from '#shared/work-order.ts';
 import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
 
@@ -28,7 +28,7 @@ async function appointment(values: { date: string; start?: string | null; end?: 
   return (await api('GET', `/api/admin/work-orders/${row!.id}`)).json().workOrder;
 }
 
-async function events(start: string, end: string): Promise<CalendarEvent[]> {
+async function events(start: string, end: string): Promise<CalendarRangeEvent[]> {
   const response = await api('GET', `/api/admin/calendar/events?start=${start}&end=${end}`);
   expect(response.statusCode, response.body).toBe(200);
   return response.json().events;
@@ -68,18 +68,65 @@ describe('the visible range', () => {
       endTime: '16:00',
       status: 'scheduled',
       technician: { id: dana, name: 'Dana Tech', color: '#2563eb' },
-      customer: { id: customerId, name: 'Calendar Carla', phone: '(843) 555-0303', address: '3 Calendar Ct' },
+      customer: { name: 'Calendar Carla' },
+      isMember: false,
+      field: null,
       updatedAt: late.updatedAt,
     });
     expect(list[0]!.technician).toBeNull();
-    expect(list[0]).toMatchObject({ enRouteAt: null, startedAt: null, completedAt: null });
+    // The grid's answer carries what a block shows; the rest is read when one is opened.
+    expect(Object.keys(list[1]!).sort()).toEqual(
+      ['customer', 'endTime', 'field', 'id', 'isMember', 'priority', 'serviceDate', 'serviceType', 'startTime', 'status', 'technician', 'title', 'updatedAt', 'workOrderNumber'],
+    );
+    expect(Object.keys(list[1]!.customer)).toEqual(['name']);
+  });
+
+  it('opens one appointment in full: the customer\'s contact, the step times and the service address', async () => {
+    const opened = await appointment({ date: '2031-03-15', start: '10:00', end: '11:30', technicianId: eli, title: 'Opened' });
+    const response = await api('GET', `/api/admin/calendar/events/${opened.id}`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().event).toEqual({
+      id: opened.id,
+      workOrderNumber: opened.workOrderNumber,
+      title: 'Opened',
+      serviceDate: '2031-03-15',
+      startTime: '10:00',
+      endTime: '11:30',
+      status: 'scheduled',
+      priority: opened.priority,
+      serviceType: opened.serviceType,
+      technician: { id: eli, name: 'Eli Tech', color: '#16a34a' },
+      customer: { id: customerId, name: 'Calendar Carla', phone: '(843) 555-0303', address: '3 Calendar Ct' },
+      isMember: false,
+      enRouteAt: null,
+      startedAt: null,
+      completedAt: null,
+      updatedAt: opened.updatedAt,
+      serviceAddress: null,
+      serviceCity: null,
+      serviceState: null,
+      serviceZip: null,
+    });
+    // Not on the calendar (no times), unknown, or not an id: 404, and nothing about other records.
+    const unscheduled = await appointment({ date: '2031-03-16' });
+    for (const id of [unscheduled.id, '7b0c4a57-2a5e-4f43-9a43-8a1d3b1e6d10', 'not-an-id']) {
+      const refused = await api('GET', `/api/admin/calendar/events/${id}`);
+      expect(refused.statusCode, id).toBe(404);
+      expect(refused.json().error.code).toBe('NOT_FOUND');
+    }
+    const anonymous = await context.app.inject({ method: 'GET', url: `/api/admin/calendar/events/${opened.id}` });
+    expect(anonymous.statusCode).toBe(401);
   });
 
   it("carries the field's step times, so the calendar shows en route, on site and done (issue 19)", async () => {
     const visit = await appointment({ date: '2031-04-01', start: '09:00', end: '10:00', title: 'Field steps' });
     await context.database.query(`update work_orders set en_route_at = '2031-04-01T12:50:00Z', started_at = '2031-04-01T13:05:00Z', status = 'in-progress' where id = $1`, [visit.id]);
     const [event] = await events('2031-04-01', '2031-04-02');
-    expect(event).toMatchObject({ id: visit.id, status: 'in-progress', enRouteAt: '2031-04-01T12:50:00.000Z', startedAt: '2031-04-01T13:05:00.000Z', completedAt: null });
+    expect(event).toMatchObject({ id: visit.id, status: 'in-progress', field: { step: 'on-site', at: '2031-04-01T13:05:00.000Z' } });
+    const opened = (await api('GET', `/api/admin/calendar/events/${visit.id}`)).json().event;
+    expect(opened).toMatchObject({ enRouteAt: '2031-04-01T12:50:00.000Z', startedAt: '2031-04-01T13:05:00.000Z', completedAt: null });
+    await context.database.query(`update work_orders set completed_at = '2031-04-01T14:10:00Z', status = 'completed' where id = $1`, [visit.id]);
+    expect((await events('2031-04-01', '2031-04-02'))[0]).toMatchObject({ field: { step: 'done', at: '2031-04-01T14:10:00.000Z' } });
   });
 
   it('refuses a missing, reversed or longer than six weeks range', async () => {
@@ -89,11 +136,14 @@ describe('the visible range', () => {
     expect((await api('GET', '/api/admin/calendar/events?start=2031-01-01&end=2031-02-12')).statusCode).toBe(200);
   });
 
-  it('sends the same answer gzipped to clients that accept it, and a change is seen by the next read', async () => {
+  it('sends the same answer in Brotli or gzip to clients that accept them, and a change is seen by the next read', async () => {
     const url = '/api/admin/calendar/events?start=2031-05-04&end=2031-05-11';
     await appointment({ date: '2031-05-05', start: '09:00', end: '10:00', title: 'Zipped before' });
     const plain = await api('GET', url);
-    const zipped = await context.app.inject({ method: 'GET', url, headers: { cookie, 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    const brotli = await context.app.inject({ method: 'GET', url, headers: { cookie, 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString('utf8')).toBe(plain.body);
+    const zipped = await context.app.inject({ method: 'GET', url, headers: { cookie, 'accept-encoding': 'gzip' } });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toMatch(/accept-encoding/i);
     expect(plain.headers['content-encoding']).toBeUndefined();

@@ -255,7 +255,9 @@ describe('actions', () => {
     // The office's calendar shows the steps with their times.
     const calendar = await api('GET', `/api/admin/calendar/events?start=${today}&end=${addDays(today, 1)}`, adminCookie);
     const event = calendar.json().events.find((item: { id: string }) => item.id === visit.first);
-    expect(event).toMatchObject({ status: 'in-progress', enRouteAt: enRoute.json().visit.enRouteAt, startedAt: onSite.json().visit.onSiteAt });
+    expect(event).toMatchObject({ status: 'in-progress', field: { step: 'on-site', at: onSite.json().visit.onSiteAt } });
+    const opened = await api('GET', `/api/admin/calendar/events/${visit.first}`, adminCookie);
+    expect(opened.json().event).toMatchObject({ status: 'in-progress', enRouteAt: enRoute.json().visit.enRouteAt, startedAt: onSite.json().visit.onSiteAt });
 
     const log = await rows<{ action: string; actor_name: string }>(
       sql`select action, actor_name from audit_log where entity_id = ${visit.first} order by occurred_at, id`,

@@ -3,6 +3,7 @@ import {
   scheduleOverlapDetailsSchema,
   type CalendarAppointmentUpdateInput,
   type CalendarAssignInput,
+  type CalendarEventResponse,
   type CalendarOverlap,
   type CalendarRangeResponse,
   type CalendarRescheduleInput,
@@ -20,6 +21,7 @@ import { workOrderKeys } from '#client/features/work-orders/index.ts';
 export const calendarKeys = {
   all: ['calendar'] as const,
   range: (start: string, end: string) => [...calendarKeys.all, start, end] as const,
+  event: (id: string) => [...calendarKeys.all, 'event', id] as const,
 };
 
 /** The visible range [start, end) (calendar dates); the previous range stays shown while the next loads. */
@@ -30,6 +32,18 @@ export function useCalendarRange(range: { start: string; end: string } | undefin
       apiFetch<CalendarRangeResponse>(`/api/admin/calendar/events?${new URLSearchParams({ start: range!.start, end: range!.end })}`, { signal }),
     enabled: Boolean(range),
     placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * One appointment in full, for its dialog (the range carries what the grid draws). Under ['calendar'],
+ * so a live update or a change refetches it with the range.
+ */
+export function useCalendarEvent(id: string | undefined) {
+  return useQuery({
+    queryKey: calendarKeys.event(id ?? ''),
+    queryFn: ({ signal }) => apiFetch<CalendarEventResponse>(`/api/admin/calendar/events/${encodeURIComponent(id!)}`, { signal }),
+    enabled: Boolean(id),
   });
 }
 

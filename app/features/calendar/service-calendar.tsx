@@ -8,15 +8,15 @@ import '@fullcalendar/react/skeleton.css';
 import '@fullcalendar/react/themes/classic/theme.css';
 import '@fullcalendar/react/themes/classic/palette.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { calendarDayEnd, calendarDayStart, calendarMessages, type CalendarEvent, type CalendarOverlap } from '#shared/calendar.ts';
+import { calendarDayEnd, calendarDayStart, calendarMessages, type CalendarEvent, type CalendarOverlap, type CalendarRangeEvent } from '#shared/calendar.ts';
 import { todayIn } from '#shared/dates.ts';
 import { activeWorkOrderStatuses } from '#shared/enums.ts';
-import { fieldStepOf, fieldStepText } from '#shared/tech.ts';
+import { fieldStepText } from '#shared/tech.ts';
 import { workOrderMessages } from '#shared/work-order.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Button } from '#client/components/ui/button.tsx';
 import { company } from '#client/lib/company.ts';
-import { failureMessage, isStale, overlapsOf, useCalendarRange, useRescheduleAppointment } from './api.ts';
+import { failureMessage, isStale, overlapsOf, useCalendarEvent, useCalendarRange, useRescheduleAppointment } from './api.ts';
 import { AppointmentDialog, type AppointmentDraft } from './appointment-dialog.tsx';
 import { datePart, timePart, useCalendarAddress } from './calendar-address.ts';
 import { CalendarLegend } from './calendar-legend.tsx';
@@ -52,8 +52,9 @@ export function ServiceCalendar() {
   const reschedule = useRescheduleAppointment();
   const [notice, setNotice] = useState<Notice>();
   const [overlapQuestion, setOverlapQuestion] = useState<OverlapQuestion>();
-  /** The clicked appointment as it was then; the modal shows the current copy while the range holds it. */
-  const [clicked, setClicked] = useState<CalendarEvent>();
+  /** The clicked appointment; its modal shows the whole appointment, read when opened and again after each change. */
+  const [clicked, setClicked] = useState<CalendarRangeEvent>();
+  const opened = useCalendarEvent(clicked?.id);
   const [dialog, setDialog] = useState<{ mode: 'create'; draft: AppointmentDraft } | { mode: 'edit'; event: CalendarEvent }>();
   const calendarRef = useRef<CalendarRef>(null);
 
@@ -63,7 +64,7 @@ export function ServiceCalendar() {
       (appointments ?? []).map((appointment) => {
         const color = eventColor(appointment);
         // The field's latest step leads the title (issue 19): "On site 10:05 AM · Tune-up · Rivera".
-        const field = fieldStepOf(appointment);
+        const field = appointment.field;
         return {
           id: appointment.id,
           // A maintenance plan member (issue 22) gets priority service: "Member" leads the title.
@@ -85,10 +86,12 @@ export function ServiceCalendar() {
   const [shownEvents, setShownEvents] = useState(events);
   if (!isInteracting && shownEvents !== events) setShownEvents(events);
 
-  const selected = clicked ? (appointments?.find((appointment) => appointment.id === clicked.id) ?? clicked) : undefined;
+  // The last copy read stays shown if a refetch fails (the appointment deleted meanwhile, say).
+  const selected: CalendarEvent | undefined = clicked ? opened.data?.event : undefined;
+  const openFailed = Boolean(clicked && !opened.data && opened.isError);
 
   async function saveTimes(info: EventDropInfo | EventResizeDoneInfo, failedAlert: string) {
-    const appointment = info.event.extendedProps.appointment as CalendarEvent;
+    const appointment = info.event.extendedProps.appointment as CalendarRangeEvent;
     const start = info.event.startStr;
     const end = info.event.endStr || start;
     const body = {
@@ -158,7 +161,7 @@ export function ServiceCalendar() {
       eventClick: (info: EventClickInfo) => {
         info.jsEvent.preventDefault();
         setNotice(undefined);
-        setClicked(info.event.extendedProps.appointment as CalendarEvent);
+        setClicked(info.event.extendedProps.appointment as CalendarRangeEvent);
       },
       eventDrop: (info: EventDropInfo) => void latest.current.saveTimes(info, calendarMessages.rescheduleFailed),
       eventResize: (info: EventResizeDoneInfo) => void latest.current.saveTimes(info, calendarMessages.durationFailed),
@@ -186,6 +189,14 @@ export function ServiceCalendar() {
 
       <div aria-live="assertive" className="space-y-2">
         {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+        {openFailed ? (
+          <Alert>
+            {calendarMessages.openFailed}{' '}
+            <Button size="sm" variant="secondary" onClick={() => void opened.refetch()}>
+              Retry
+            </Button>
+          </Alert>
+        ) : null}
         {calendar.isError ? (
           <Alert>
             The calendar could not be loaded.{' '}

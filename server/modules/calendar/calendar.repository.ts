@@ -18,46 +18,56 @@ export function createCalendarRepository(db: DbExecutor) {
       .limit(1)
       .as('customer');
 
+  /** An appointment: a work order with a date and both times. */
+  const isAppointment = and(isNotNull(workOrders.scheduledStartTime), isNotNull(workOrders.scheduledEndTime));
+  /** What the grid draws of an appointment, and its version and step times. */
+  const block = {
+    id: workOrders.id,
+    workOrderNumber: workOrders.workOrderNumber,
+    title: workOrders.title,
+    serviceDate: workOrders.serviceDate,
+    startTime: workOrders.scheduledStartTime,
+    endTime: workOrders.scheduledEndTime,
+    status: workOrders.status,
+    priority: workOrders.priority,
+    serviceType: workOrders.serviceType,
+    enRouteAt: workOrders.enRouteAt,
+    startedAt: workOrders.startedAt,
+    completedAt: workOrders.completedAt,
+    updatedAt: workOrders.updatedAt,
+    technician: { id: technicians.id, name: technicians.name, color: technicians.color },
+    /** A maintenance plan member (issue 22): priority service, marked on the calendar. */
+    isMember: sql<boolean>`exists (select 1 from maintenance_agreements a where a.customer_id = ${workOrders.customerId} and a.status = 'active')`,
+  };
+
   const queries = {
     /**
-     * The visible range: appointments (a date and both times) by day and start
-     * (work_orders_service_date_idx), each with its customer by primary key.
+     * The visible range as the grid draws it: appointments by day and start
+     * (work_orders_service_date_idx), each with its customer's name by primary key.
      */
     range: (start: string, end: string) => {
       const customer = customerOf();
       return db
+        .select({ ...block, customer: { name: customer.name } })
+        .from(workOrders)
+        .innerJoinLateral(customer, sql`true`)
+        .leftJoin(technicians, eq(technicians.id, workOrders.technicianId))
+        .where(and(gte(workOrders.serviceDate, start), lt(workOrders.serviceDate, end), isAppointment))
+        .orderBy(asc(workOrders.serviceDate), asc(workOrders.scheduledStartTime), asc(workOrders.id));
+    },
+    /** One appointment in full, for its dialog: the customer's contact and the service address too. */
+    event: (id: string) => {
+      const customer = customerOf();
+      return db
         .select({
-          id: workOrders.id,
-          workOrderNumber: workOrders.workOrderNumber,
-          title: workOrders.title,
-          serviceDate: workOrders.serviceDate,
-          startTime: workOrders.scheduledStartTime,
-          endTime: workOrders.scheduledEndTime,
-          status: workOrders.status,
-          priority: workOrders.priority,
-          serviceType: workOrders.serviceType,
-          enRouteAt: workOrders.enRouteAt,
-          startedAt: workOrders.startedAt,
-          completedAt: workOrders.completedAt,
-          updatedAt: workOrders.updatedAt,
+          ...block,
           ...serviceAddressColumns,
-          technician: { id: technicians.id, name: technicians.name, color: technicians.color },
           customer: { id: customer.id, name: customer.name, phone: customer.phone, address: customer.address },
-          /** A maintenance plan member (issue 22): priority service, marked on the calendar. */
-          isMember: sql<boolean>`exists (select 1 from maintenance_agreements a where a.customer_id = ${workOrders.customerId} and a.status = 'active')`,
         })
         .from(workOrders)
         .innerJoinLateral(customer, sql`true`)
         .leftJoin(technicians, eq(technicians.id, workOrders.technicianId))
-        .where(
-          and(
-            gte(workOrders.serviceDate, start),
-            lt(workOrders.serviceDate, end),
-            isNotNull(workOrders.scheduledStartTime),
-            isNotNull(workOrders.scheduledEndTime),
-          ),
-        )
-        .orderBy(asc(workOrders.serviceDate), asc(workOrders.scheduledStartTime), asc(workOrders.id));
+        .where(and(eq(workOrders.id, id), isAppointment));
     },
   };
 

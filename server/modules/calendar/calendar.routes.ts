@@ -5,6 +5,7 @@ import {
   bookingConflictResponseSchema,
   calendarAppointmentUpdateSchema,
   calendarAssignSchema,
+  calendarEventResponseSchema,
   calendarRangeResponseSchema,
   calendarRangeSchema,
   calendarRescheduleSchema,
@@ -28,6 +29,12 @@ export async function calendarRoutes(app: FastifyInstance, { calendar }: { calen
     '/api/admin/calendar/events',
     { schema: { querystring: calendarRangeSchema, response: { 200: calendarRangeResponseSchema } } },
     async (request, reply) => sendCompressedJson(request, reply, await calendar.range(request.query)),
+  );
+
+  routes.get(
+    '/api/admin/calendar/events/:id',
+    { schema: { params: idParamsSchema, response: { 200: calendarEventResponseSchema } } },
+    async (request) => ({ event: await calendar.event(request.params.id) }),
   );
 
   routes.post(

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   calendarMessages,
   type CalendarEvent,
+  type CalendarRangeResponse,
   type CalendarOverlap,
   type ScheduleOverlapDetails,
   type calendarAppointmentUpdateSchema,
@@ -10,6 +11,7 @@ import {
   type calendarRescheduleSchema,
 } from '#shared/calendar.ts';
 import { activeWorkOrderStatuses, type WorkOrderStatus } from '#shared/enums.ts';
+import { fieldStepOf } from '#shared/tech.ts';
 import { canTransition, workOrderMessages, type WorkOrder } from '#shared/work-order.ts';
 import type { Database, DbExecutor, RepositoryFactory } from '#server/db/client.ts';
 import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
@@ -94,21 +96,27 @@ export function createCalendarService(options: CalendarServiceDependencies) {
   /** Answers of the range read, per database snapshot (server/db/snapshot-cache.ts), as the JSON sent. */
   const answers = createSnapshotCache<CompressedJson>(db, { maxEntries: 32 });
 
-  async function readRange(range: z.output<typeof calendarRangeSchema>): Promise<{ events: CalendarEvent[] }> {
+  /** Dates, times and the version as the API answers them (the steps' times: what fieldStepOf reads). */
+  const appointmentValues = <Row extends { startTime: string | null; endTime: string | null; status: string; priority: string; serviceType: string; enRouteAt: Date | null; startedAt: Date | null; completedAt: Date | null; updatedAt: Date }>(row: Row) => ({
+    ...row,
+    startTime: row.startTime!.slice(0, 5),
+    endTime: row.endTime!.slice(0, 5),
+    status: row.status as WorkOrderStatus,
+    priority: row.priority as CalendarEvent['priority'],
+    serviceType: row.serviceType as CalendarEvent['serviceType'],
+    enRouteAt: row.enRouteAt?.toISOString() ?? null,
+    startedAt: row.startedAt?.toISOString() ?? null,
+    completedAt: row.completedAt?.toISOString() ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+  });
+
+  async function readRange(range: z.output<typeof calendarRangeSchema>): Promise<CalendarRangeResponse> {
     const rows = await calendar.queries.range(range.start, range.end);
     return {
-      events: rows.map((row) => ({
-        ...row,
-        startTime: row.startTime!.slice(0, 5),
-        endTime: row.endTime!.slice(0, 5),
-        status: row.status as WorkOrderStatus,
-        priority: row.priority as CalendarEvent['priority'],
-        serviceType: row.serviceType as CalendarEvent['serviceType'],
-        enRouteAt: row.enRouteAt?.toISOString() ?? null,
-        startedAt: row.startedAt?.toISOString() ?? null,
-        completedAt: row.completedAt?.toISOString() ?? null,
-        updatedAt: row.updatedAt.toISOString(),
-      })),
+      events: rows.map((row) => {
+        const { enRouteAt: _enRouteAt, startedAt: _startedAt, completedAt: _completedAt, ...event } = appointmentValues(row);
+        return { ...event, field: fieldStepOf(appointmentValues(row)) };
+      }),
     };
   }
 
@@ -123,6 +131,13 @@ export function createCalendarService(options: CalendarServiceDependencies) {
     /** The calendar's visible range (spec 001 section 7), kept per database snapshot: after a change every open calendar refetches the same week. The answer is JSON text (CalendarRangeResponse), serialised once per snapshot. */
     async range(range: z.output<typeof calendarRangeSchema>): Promise<CompressedJson> {
       return answers.get(`${range.start}|${range.end}`, async () => compressedJson(JSON.stringify(await readRange(range))));
+    },
+
+    /** One appointment in full (its dialog): the customer's contact, the step times and the service address. */
+    async event(id: string): Promise<CalendarEvent> {
+      const [row] = await calendar.queries.event(workOrderId(id));
+      if (!row) throw workOrderNotFound();
+      return appointmentValues(row);
     },
 
     /**
