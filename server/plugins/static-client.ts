@@ -4,8 +4,9 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cspHeader, type CspExtras } from './security.ts';
+import { preferredEncoding } from '#server/lib/compressed-json.ts';
 
-type Encoding = 'br' | 'gzip' | 'identity';
+type Encoding = ReturnType<typeof preferredEncoding>;
 type Page = { variants: Record<Encoding, Buffer>; csp: string };
 export type PageResolver = (urlPath: string) => Page | undefined;
 
@@ -92,13 +93,6 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
   });
 
   return (urlPath) => pages.get(normalisePath(urlPath)) ?? fallback;
-}
-
-function preferredEncoding(acceptEncoding: string | undefined): Encoding {
-  const accepted = (acceptEncoding ?? '').toLowerCase();
-  if (/\bbr\b/.test(accepted)) return 'br';
-  if (/\bgzip\b/.test(accepted)) return 'gzip';
-  return 'identity';
 }
 
 export function sendPage(request: FastifyRequest, reply: FastifyReply, page: Page): FastifyReply {

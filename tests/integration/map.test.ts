@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '#shared/dates.ts';
 import type { WorkOrderPriority, WorkOrderServiceType, WorkOrderStatus } from '#shared/enums.ts';
@@ -298,12 +298,15 @@ describe('GET /api/admin/map/properties', () => {
     expect(addresses(await properties('?priority=normal&status=pending'))).toEqual([harbourTown.address]);
   });
 
-  it('sends the same answer gzipped to clients that accept it', async () => {
+  it('sends the same answer in Brotli or gzip to clients that accept them', async () => {
     const url = `/api/admin/map/properties${withView('?activeOnly=false')}`;
     const plain = await get(url);
-    const zipped = await context.app.inject({ method: 'GET', url, headers: { cookie, 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    const brotli = await context.app.inject({ method: 'GET', url, headers: { cookie, 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(brotli.rawPayload).toString('utf8')).toBe(plain.body);
+    const zipped = await context.app.inject({ method: 'GET', url, headers: { cookie, 'accept-encoding': 'gzip' } });
     expect(zipped.headers['content-encoding']).toBe('gzip');
-    expect(zipped.headers.vary).toMatch(/accept-encoding/i);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body);
   });

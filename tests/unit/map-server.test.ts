@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '#server/config.ts';
-import { acceptsGzip } from '#server/lib/compressed-json.ts';
+import { acceptsEncoding, preferredEncoding } from '#server/lib/compressed-json.ts';
 import { mapDateWindow } from '#server/modules/map/map.service.ts';
 import { cspHeader, tileImageSource } from '#server/plugins/security.ts';
 
@@ -32,13 +32,19 @@ describe('map tile configuration', () => {
 });
 
 describe('map answers', () => {
-  it('are gzipped for clients that accept gzip', () => {
-    expect(acceptsGzip('gzip, deflate, br, zstd')).toBe(true);
-    expect(acceptsGzip('br;q=1.0, gzip;q=0.8')).toBe(true);
-    expect(acceptsGzip('*')).toBe(true);
-    expect(acceptsGzip('gzip;q=0')).toBe(false);
-    expect(acceptsGzip('br')).toBe(false);
-    expect(acceptsGzip(undefined)).toBe(false);
+  it('go out in the best encoding the client accepts: Brotli, then gzip, then none', () => {
+    expect(acceptsEncoding('gzip, deflate, br, zstd', 'gzip')).toBe(true);
+    expect(acceptsEncoding('br;q=1.0, gzip;q=0.8', 'gzip')).toBe(true);
+    expect(acceptsEncoding('*', 'gzip')).toBe(true);
+    expect(acceptsEncoding('gzip;q=0', 'gzip')).toBe(false);
+    expect(acceptsEncoding('br', 'gzip')).toBe(false);
+    expect(acceptsEncoding(undefined, 'gzip')).toBe(false);
+    expect(preferredEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(preferredEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(preferredEncoding('gzip;q=0, br;q=0')).toBe('identity');
+    expect(preferredEncoding('*')).toBe('br');
+    expect(preferredEncoding('identity')).toBe('identity');
+    expect(preferredEncoding(undefined)).toBe('identity');
   });
 
   it('cover service dates: today, the next 7 days from today, this calendar month', () => {
