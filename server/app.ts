@@ -483,7 +483,7 @@ declare module 'fastify' {
     messaging: MessagingRunner;
     changeFeed: ChangeFeed;
     geocoding: GeocodingService;
-    /** Maintenance agreements: `runDue()` renews, expires, reminds and generates the visits due (hourly, start.ts). */
+    /** Maintenance agreements: `runDue()` renews, expires, reminds, bills the months due and generates the visits due (hourly, start.ts). */
     agreements: AgreementService;
   }
 }

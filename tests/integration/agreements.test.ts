@@ -150,14 +150,57 @@ describe('a year of an agreement', () => {
     ]);
     expect(renewed.visits.map((visit) => visit.period)).toEqual(['2027-spring', '2027-fall', '2028-spring']);
     const audit = await rows<{ action: string }>(sql`select action from audit_log where entity_type = 'agreement' and entity_id = ${sold.id} order by occurred_at, id`);
-    expect(audit.map((entry) => entry.action)).toEqual(['created', 'renewed']);
-    // The renewal's draft invoice: billed monthly, so the first month of the new term.
+    // Billed monthly: months 2 to 12 of the first term as each began (the office billed month 1 at
+    // the sale), then the renewal's invoice, month 1 of the new term.
+    expect(audit.map((entry) => entry.action)).toEqual(['created', ...Array.from({ length: 11 }, () => 'billed'), 'renewed']);
     const invoices = await rows<{ status: string; total_cents: number; notes: string; name: string }>(
-      sql`select i.status, i.total_cents::int as total_cents, i.notes, l.name from invoices i join invoice_lines l on l.invoice_id = i.id where i.customer_id = ${customer.id}`,
+      sql`select i.status, i.total_cents::int as total_cents, i.notes, l.name from invoices i join invoice_lines l on l.invoice_id = i.id
+          where i.customer_id = ${customer.id} order by i.created_at, i.invoice_number`,
     );
+    const firstTerm = `Maintenance agreement ${sold.agreementNumber}, term 1: 2027-01-15 to 2028-01-14. Billed monthly.`;
     expect(invoices).toEqual([
+      ...Array.from({ length: 11 }, (_, index) => ({ status: 'draft', total_cents: 2_083, notes: firstTerm, name: `Advanced maintenance plan, month ${index + 2} of 12` })),
       { status: 'draft', total_cents: 2_083, notes: `Maintenance agreement ${sold.agreementNumber}, term 2: 2028-01-15 to 2029-01-14. Billed monthly.`, name: 'Advanced maintenance plan, month 1 of 12' },
     ]);
+    const bills = await rows<{ term_number: number; month: number; has_invoice: boolean }>(
+      sql`select term_number, month, invoice_id is not null as has_invoice from maintenance_agreement_bills where agreement_id = ${sold.id} order by term_number, month`,
+    );
+    expect(bills).toEqual(Array.from({ length: 11 }, (_, index) => ({ term_number: 1, month: index + 2, has_invoice: true })));
+  });
+
+  it('bills a monthly term month by month, once, across two instances at once; months before the sale was recorded are the office’s', async () => {
+    // Recorded on 2027-05-20 with a term from 2027-03-01: months 2 (April 1) and 3 (May 1) began before.
+    await setDay('2027-05-20');
+    const customer = await newCustomer();
+    const sold = await sell(customer.id, { planId: 'essential', startDate: '2027-03-01', billing: 'monthly' });
+    expect((await context.app.agreements.billDue()).billed).toBe(0);
+    await setDay('2027-06-01');
+    const second = await buildApp({ config: testConfig(), database: context.database, logger: false, serveClient: false, now: () => clock });
+    await second.ready();
+    try {
+      const [one, two] = await Promise.all([context.app.agreements.billDue(), second.agreements.billDue()]);
+      expect(one.billed + two.billed).toBe(1);
+      // Three months later the three that began are billed; a run again bills nothing.
+      await setDay('2027-09-01');
+      const [three, four] = await Promise.all([context.app.agreements.billDue(), second.agreements.billDue()]);
+      expect(three.billed + four.billed).toBe(3);
+    } finally {
+      await second.close();
+    }
+    expect((await context.app.agreements.billDue()).billed).toBe(0);
+    const names = await rows<{ name: string; total_cents: number }>(
+      sql`select l.name, i.total_cents::int as total_cents from invoices i join invoice_lines l on l.invoice_id = i.id where i.customer_id = ${customer.id} order by l.name`,
+    );
+    expect(names.map((row) => row.name)).toEqual(['Essential maintenance plan, month 4 of 12', 'Essential maintenance plan, month 5 of 12', 'Essential maintenance plan, month 6 of 12', 'Essential maintenance plan, month 7 of 12']);
+    expect(names.every((row) => row.total_cents === Math.round(sold.priceCents / 12))).toBe(true);
+    // A deleted draft is not billed again: the month stays billed.
+    await context.database.db.execute(sql`delete from invoices where customer_id = ${customer.id} and notes like ${`%${sold.agreementNumber}%`} and id = (select invoice_id from maintenance_agreement_bills where agreement_id = ${sold.id} and month = 7)`);
+    expect((await context.app.agreements.billDue()).billed).toBe(0);
+    // Cancelled: no more bills.
+    const cancelled = await api('POST', `/api/admin/agreements/${sold.id}/cancel`, { reason: 'Moving away' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await setDay('2027-10-02');
+    expect((await context.app.agreements.billDue()).billed).toBe(0);
   });
 
   it('an agreement that does not renew by itself is expiring in its last 30 days, then expired, and its open visit is cancelled', async () => {

@@ -1506,6 +1506,25 @@ export const maintenanceAgreementEquipment = pgTable(
   (table) => [primaryKey({ columns: [table.agreementId, table.equipmentId] }), index('maintenance_agreement_equipment_equipment_idx').on(table.equipmentId)],
 );
 
+/**
+ * The monthly bills of a term billed monthly (months 2 to 12; the renewal's invoice is month 1): at
+ * most one per agreement, term and month, claimed by its insert, so a restart or a second instance
+ * bills none twice (decision 027-b). The invoice may be deleted by the office; the month stays billed.
+ */
+export const maintenanceAgreementBills = pgTable(
+  'maintenance_agreement_bills',
+  {
+    agreementId: uuid('agreement_id')
+      .notNull()
+      .references(() => maintenanceAgreements.id, { onDelete: 'cascade' }),
+    termNumber: integer('term_number').notNull(),
+    month: integer('month').notNull(),
+    invoiceId: uuid('invoice_id').references(() => invoices.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.agreementId, table.termNumber, table.month] }), check('maintenance_agreement_bills_month_check', sql`${table.month} between 2 and 12`)],
+);
+
 /** A plan's visit of one season: at most one per agreement and period (a restart or a second instance makes none twice). */
 export const maintenanceVisits = pgTable(
   'maintenance_visits',

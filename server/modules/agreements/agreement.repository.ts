@@ -3,6 +3,7 @@ import type { DbExecutor } from '#server/db/client.ts';
 import {
   customers,
   equipment,
+  maintenanceAgreementBills,
   maintenanceAgreementEquipment,
   maintenanceAgreements,
   maintenanceAgreementTerms,
@@ -237,6 +238,40 @@ export function createAgreementRepository(db: DbExecutor) {
     },
 
     /** Active agreements whose current term ended before `today`. */
+    /**
+     * Active agreements billed monthly whose current term began by `startedBy` (a month 2 can be
+     * due), each with the months of its current term already billed.
+     */
+    async monthlyBilled(startedBy: string): Promise<{ agreement: AgreementRow; billedMonths: number[] }[]> {
+      return db
+        .select({
+          agreement: maintenanceAgreements,
+          billedMonths: sql<number[]>`array(select b.month from maintenance_agreement_bills b where b.agreement_id = ${maintenanceAgreements.id} and b.term_number = ${maintenanceAgreements.currentTermNumber})`,
+        })
+        .from(maintenanceAgreements)
+        .where(
+          and(
+            eq(maintenanceAgreements.status, 'active'),
+            eq(maintenanceAgreements.billing, 'monthly'),
+            sql`${maintenanceAgreements.currentTermStartsOn} <= ${startedBy}`,
+          ),
+        )
+        .orderBy(asc(maintenanceAgreements.id));
+    },
+
+    /** Claims a month's bill: false when it was billed already (by another instance meanwhile, say; the insert waits for it). */
+    async claimBill(agreementId: string, termNumber: number, month: number): Promise<boolean> {
+      const claimed = await db.insert(maintenanceAgreementBills).values({ agreementId, termNumber, month }).onConflictDoNothing().returning({ month: maintenanceAgreementBills.month });
+      return claimed.length > 0;
+    },
+
+    async setBillInvoice(agreementId: string, termNumber: number, month: number, invoiceId: string): Promise<void> {
+      await db
+        .update(maintenanceAgreementBills)
+        .set({ invoiceId })
+        .where(and(eq(maintenanceAgreementBills.agreementId, agreementId), eq(maintenanceAgreementBills.termNumber, termNumber), eq(maintenanceAgreementBills.month, month)));
+    },
+
     async endedTerms(today: string): Promise<AgreementRow[]> {
       return db
         .select()

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  addMonths,
   agreementMessages,
   expiringWithinDays,
   generationLeadDays,
@@ -40,8 +41,8 @@ type Options = {
   company: Pick<CompanyProfile, 'name' | 'phone'>;
   outbox: Pick<EmailOutbox, 'enqueue' | 'kick'>;
   /**
-   * Makes the draft invoice of a renewed term in the renewal's transaction (the invoices module's
-   * `createDraftIn`, given by app.ts); without it a renewal makes no invoice.
+   * Makes a term's draft invoice (a renewal's, or a month's) in the caller's transaction (the
+   * invoices module's `createDraftIn`, given by app.ts); without it no invoice is made.
    */
   createRenewalInvoice?: (tx: DbExecutor, draft: { customerId: string; lines: DocumentLineValues[]; notes: string }) => Promise<{ id: string }>;
   /** Days before its season a visit is generated (AGREEMENT_VISIT_LEAD_DAYS). */
@@ -51,6 +52,7 @@ type Options = {
 
 export type GenerationResult = { agreements: number; visits: number };
 export type RenewalResult = { renewed: number; expired: number; reminded: number };
+export type BillingResult = { billed: number };
 
 const planName = (planId: string) => maintenancePlanById(planId)?.name ?? planId;
 const idempotencyKeyOf = (agreementId: string, period: string) => `agreement:${agreementId}:${period}`;
@@ -211,10 +213,10 @@ export function createAgreementService({ db, repository, timeZone, company, outb
   }
 
   /**
-   * The renewed term's draft invoice: the year's price, or the first month's for monthly billing
-   * (decision 027-b: the office issues it; the later months are billed from the office).
+   * A term's draft invoice: the year's price, or a month's for monthly billing (decision 027-b: a
+   * renewal bills month 1, the hourly run months 2 to 12; the office issues them).
    */
-  function renewalInvoice(row: AgreementRow): { customerId: string; lines: DocumentLineValues[]; notes: string } {
+  function termInvoice(row: AgreementRow, month = 1): { customerId: string; lines: DocumentLineValues[]; notes: string } {
     const plan = maintenancePlanById(row.planId)!;
     const isMonthly = row.billing === 'monthly';
     return {
@@ -225,10 +227,10 @@ export function createAgreementService({ db, repository, timeZone, company, outb
           priceBookItemId: null,
           kind: 'service',
           code: '',
-          name: `${plan.name} maintenance plan${isMonthly ? ', month 1 of 12' : ''}`,
+          name: `${plan.name} maintenance plan${isMonthly ? `, month ${month} of ${row.termMonths}` : ''}`,
           description: `${row.agreementNumber}: ${row.currentTermStartsOn} to ${row.currentTermEndsOn}`,
           quantityMilli: 1000,
-          unitPriceCents: isMonthly ? Math.round(row.priceCents / 12) : row.priceCents,
+          unitPriceCents: isMonthly ? Math.round(row.priceCents / row.termMonths) : row.priceCents,
           discountBps: 0,
           discountCents: 0,
           taxable: false,
@@ -301,6 +303,8 @@ export function createAgreementService({ db, repository, timeZone, company, outb
         autoRenew: input.autoRenew,
         notes: input.notes,
         leadId: origin.leadId ?? null,
+        // The service's clock: the day it was recorded decides which months monthly billing leaves to the office (billDue).
+        createdAt: now(),
       });
       await agreements.insertTerm({ agreementId: row.id, termNumber: 1, planId: input.planId, startsOn: input.startDate, endsOn, priceCents });
       await agreements.setEquipment(row.id, equipmentIds);
@@ -400,7 +404,7 @@ export function createAgreementService({ db, repository, timeZone, company, outb
               await agreements.insertTerm({ agreementId: before.id, termNumber: number, planId: before.planId, startsOn, endsOn, priceCents });
             }
             const after = await agreements.update(before.id, { currentTermNumber: number, currentTermStartsOn: startsOn, currentTermEndsOn: endsOn, priceCents });
-            const invoice = createRenewalInvoice ? await createRenewalInvoice(tx, renewalInvoice(after)) : undefined;
+            const invoice = createRenewalInvoice ? await createRenewalInvoice(tx, termInvoice(after)) : undefined;
             await audit(tx, systemActors.system, before, after, 'renewed', { term: [before.currentTermNumber, number], ...(invoice ? { invoiceId: [null, invoice.id] } : {}) });
             result.renewed += 1;
           }
@@ -427,11 +431,46 @@ export function createAgreementService({ db, repository, timeZone, company, outb
       return result;
     },
 
-    /** The hourly run: renewals and expiries first (a renewed term's visits are then due), then the visits. */
-    async runDue(): Promise<RenewalResult & GenerationResult> {
+    /**
+     * Monthly billing: a draft invoice for each month of a current term (2 to 12) that has begun, once
+     * per agreement, term and month (claimed by its row, so a restart or a second instance bills none
+     * twice). Months that began before the agreement was recorded (a sale entered late) are the
+     * office's to bill. Without invoicing, nothing.
+     */
+    async billDue(): Promise<BillingResult> {
+      if (!createRenewalInvoice) return { billed: 0 };
+      const day = today();
+      const candidates = await repository(db).monthlyBilled(addDays(day, -27));
+      let billed = 0;
+      for (let first = 0; first < candidates.length; first += generationBatchSize) {
+        billed += await withTransaction(db, async (tx) => {
+          const agreements = repository(tx);
+          let count = 0;
+          for (const { agreement, billedMonths } of candidates.slice(first, first + generationBatchSize)) {
+            const recordedOn = todayIn(timeZone, agreement.createdAt);
+            for (let month = 2; month <= agreement.termMonths; month += 1) {
+              const startsOn = addMonths(agreement.currentTermStartsOn, month - 1);
+              if (startsOn > day) break;
+              if (billedMonths.includes(month) || startsOn < recordedOn) continue;
+              if (!(await agreements.claimBill(agreement.id, agreement.currentTermNumber, month))) continue;
+              const invoice = await createRenewalInvoice(tx, termInvoice(agreement, month));
+              await agreements.setBillInvoice(agreement.id, agreement.currentTermNumber, month, invoice.id);
+              await audit(tx, systemActors.system, agreement, agreement, 'billed', { month: [null, month], invoiceId: [null, invoice.id] });
+              count += 1;
+            }
+          }
+          return count;
+        });
+      }
+      return { billed };
+    },
+
+    /** The hourly run: renewals and expiries first (a renewed term's visits are then due), then the month's bills and the visits. */
+    async runDue(): Promise<RenewalResult & BillingResult & GenerationResult> {
       const renewal = await this.renewDue();
+      const billing = await this.billDue();
       const generation = await this.generateDue();
-      return { ...renewal, ...generation };
+      return { ...renewal, ...billing, ...generation };
     },
 
     async visitsDue(query: VisitsDueQuery): Promise<VisitsDueResponse> {
