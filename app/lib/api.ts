@@ -42,6 +42,11 @@ export async function apiFetch<T>(
   return body as T;
 }
 
+/** The Idempotency-Key of a public submission: a double click or a retry sends the same one, so it is stored once. */
+export function newIdempotencyKey(): string {
+  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
 /** A server refusal's message for one field ("password", "newPassword"), if it named that field. */
 export function fieldErrorOf(error: unknown, field: string): string | undefined {
   if (!(error instanceof ApiError) || !Array.isArray(error.details)) return undefined;

@@ -3,7 +3,7 @@ import type { OnlineBookingBooked, OpenWindowsResponse, OpenWindowText } from '#
 import { smsConsentWording } from '#shared/contact.ts';
 import { telHref } from '#shared/company-profile.ts';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
-import { ApiError, apiFetch } from '#client/lib/api.ts';
+import { ApiError, apiFetch, newIdempotencyKey } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 
 /** What the visitor can ask for; emergency is never booked online (issue 21): it says to call. */
@@ -29,10 +29,6 @@ type Validation = Awaited<ReturnType<typeof loadValidation>>;
 
 /** Days shown at first; the rest behind "Show later days". */
 const firstDays = 5;
-
-function newIdempotencyKey(): string {
-  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}
 
 const windowKey = (window: OpenWindowText) => `${window.date} ${window.start}-${window.end}`;
 

@@ -10,7 +10,7 @@ import {
 import { estimateResponseHours } from '#shared/business.ts';
 import { smsConsentWording } from '#shared/contact.ts';
 import { controlClass, FormField } from '#client/components/ui/form-field.tsx';
-import { ApiError, apiFetch } from '#client/lib/api.ts';
+import { ApiError, apiFetch, newIdempotencyKey } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
 
 /** Spec 000 section 9: the success panel resets after 8000 ms. */
@@ -30,10 +30,6 @@ function useCompanyToday(): string | undefined {
 
 /** The shared schema, fetched on first interaction with the form (see estimate-validation.ts). */
 const loadValidation = () => import('./estimate-validation.ts');
-
-function newIdempotencyKey(): string {
-  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}
 
 /**
  * The free-estimate form (spec 000 sections 2, 4, 5, 8): validated with the shared schema before
