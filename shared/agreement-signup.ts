@@ -22,8 +22,6 @@ export const agreementSignupMessages = {
   zipInvalid: 'Enter the 5-digit ZIP code of the home.',
   outsideArea: (phone: string) => `We do not serve that ZIP code with a maintenance plan yet. Please call us at ${phone}: we may still be able to help.`,
   noteTooLong: 'Please keep the note under 1000 characters.',
-  received: 'Thank you! We received your sign-up.',
-  failure: (phone: string) => `Sorry, we could not send your sign-up just now. Please try again or call us at ${phone}.`,
   notFound: 'Plan sign-up not found.',
   alreadyDecided: 'This sign-up was already confirmed or declined.',
   customerRequired: 'Choose the customer this sign-up is for.',

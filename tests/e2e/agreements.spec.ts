@@ -64,9 +64,9 @@ test('sell a plan from a profile, find its visit in Visits Due, schedule it on t
   await expect(row).toContainText('Member · Advanced');
   await expectNoSeriousA11yViolations(page);
   // The plan filter keeps it; another plan's does not.
-  await page.getByLabel('Plan').selectOption('essential');
+  await page.getByRole('combobox', { name: 'Plan' }).selectOption('essential');
   await expect(page.getByRole('row').filter({ hasText: name })).toHaveCount(0);
-  await page.getByLabel('Plan').selectOption('advanced');
+  await page.getByRole('combobox', { name: 'Plan' }).selectOption('advanced');
   await expect(row).toBeVisible();
 
   // Open the visit and schedule it.

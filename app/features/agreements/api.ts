@@ -8,6 +8,7 @@ import type {
   VisitsDueParams,
   VisitsDueResponse,
 } from '#shared/agreement.ts';
+import type { AgreementSignupConfirmInput, AgreementSignupListParams, AgreementSignupListResponse, AgreementSignupResponse } from '#shared/agreement-signup.ts';
 import { apiFetch } from '#client/lib/api.ts';
 
 /**
@@ -19,6 +20,8 @@ export const agreementKeys = {
   customer: (customerId: string) => ['agreements', 'customer', customerId] as const,
   visitsDue: (query: string) => ['agreements', 'visits-due', query] as const,
   summary: () => ['agreements', 'summary'] as const,
+  /** The site's plan sign-ups: their table notifies on the maintenance_agreements topic too. */
+  signups: (query: string) => ['agreements', 'signups', query] as const,
 };
 
 const customerPath = (customerId: string) => `/api/admin/customers/${encodeURIComponent(customerId)}/agreements`;
@@ -81,6 +84,33 @@ export function useCancelAgreement(id: string) {
   const invalidate = useInvalidateAgreements();
   return useMutation({
     mutationFn: (reason: string) => apiFetch<AgreementResponse>(`${agreementPath(id)}/cancel`, { method: 'POST', body: { reason } }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useAgreementSignups(params: AgreementSignupListParams) {
+  const query = visitsDueQueryString(params);
+  return useQuery({
+    queryKey: agreementKeys.signups(query),
+    queryFn: ({ signal }) => apiFetch<AgreementSignupListResponse>(`/api/admin/agreement-signups?${query}`, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+const signupPath = (id: string) => `/api/admin/agreement-signups/${encodeURIComponent(id)}`;
+
+export function useConfirmAgreementSignup(id: string) {
+  const invalidate = useInvalidateAgreements();
+  return useMutation({
+    mutationFn: (input: AgreementSignupConfirmInput) => apiFetch<AgreementSignupResponse>(`${signupPath(id)}/confirm`, { method: 'POST', body: input }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeclineAgreementSignup(id: string) {
+  const invalidate = useInvalidateAgreements();
+  return useMutation({
+    mutationFn: (reason: string) => apiFetch<AgreementSignupResponse>(`${signupPath(id)}/decline`, { method: 'POST', body: { reason } }),
     onSuccess: invalidate,
   });
 }

@@ -15,6 +15,7 @@ import { company } from '#client/lib/company.ts';
 import { workOrderStatusLabel, workOrderStatusTone } from '#client/lib/work-order-labels.ts';
 import { useVisitsDue } from './api.ts';
 import { formatDay, formatMonth, seasonOf } from './labels.ts';
+import { PlanSignups } from './plan-signups.tsx';
 
 const columns: readonly DataTableColumn<VisitDue>[] = [
   {
@@ -68,7 +69,7 @@ const columns: readonly DataTableColumn<VisitDue>[] = [
 ];
 
 /**
- * Visits due (issue 22): the agreements' visits whose season covers a month, unscheduled ones by
+ * Visits due (issue 22): the site's plan sign-ups waiting for the office on top, then the agreements' visits whose season covers a month, unscheduled ones by
  * default, by area and plan, soonest due first. A visit opens its work order, where it is
  * scheduled; it then leaves the list (live: the work order's change refreshes it).
  */
@@ -97,6 +98,8 @@ export function VisitsDueScreen() {
         <h1 className="text-2xl font-bold text-slate-900">Visits Due</h1>
         <p className="text-slate-700">Maintenance plan visits to schedule, by the month their season covers.</p>
       </div>
+      <PlanSignups />
+      <h2 className="pt-2 text-xl font-bold text-slate-900">Visits to schedule</h2>
       <form className={`${cardClassName('p-4')} grid gap-3 sm:grid-cols-4`} onSubmit={(event) => event.preventDefault()} aria-label="Filter visits due">
         <label className="text-sm font-medium text-slate-800" htmlFor={`${id}-month`}>
           Month

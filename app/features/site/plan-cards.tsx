@@ -43,7 +43,7 @@ type PlanCardsProps = {
   idPrefix: string;
 };
 
-/** The three yearly maintenance plans as cards, each listing every feature and a sign-up button. */
+/** The three yearly maintenance plans as cards, each listing every feature and a button to the sign-up form with its plan chosen. */
 export function PlanCards({ idPrefix }: PlanCardsProps) {
   return (
     <ul className="grid gap-6 lg:grid-cols-3">
@@ -83,7 +83,7 @@ export function PlanCards({ idPrefix }: PlanCardsProps) {
               ))}
             </ul>
             <Link
-              to="/estimate"
+              to={`/MaintenancePlan?plan=${plan.id}#sign-up`}
               className={`mt-8 ${isRecommended ? buttonClass.primary : buttonClass.secondary}`}
             >
               Choose {plan.name}

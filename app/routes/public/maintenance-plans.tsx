@@ -1,10 +1,10 @@
-import { Link } from 'react-router';
 import { ContentSection } from '#client/features/site/content-section.tsx';
 import { CtaBand } from '#client/features/site/cta-band.tsx';
 import { AirIcon, CheckIcon, ShieldIcon, SnowflakeIcon } from '#client/features/site/icons.tsx';
 import { PageHero } from '#client/features/site/page-hero.tsx';
 import { PlanCards } from '#client/features/site/plan-cards.tsx';
 import { PlanComparisonTable } from '#client/features/site/plan-comparison-table.tsx';
+import { PlanSignupForm } from '#client/features/site/plan-signup-form.tsx';
 import { siteImages } from '#client/features/site/site-images.ts';
 import { buttonClass } from '#client/features/site/ui.ts';
 import { company } from '#client/lib/company.ts';
@@ -88,12 +88,12 @@ export default function MaintenancePlansPage() {
         }
         actions={
           <>
-            <a href="#compare-plans" className={buttonClass.primary}>
+            <a href="#sign-up" className={buttonClass.primary}>
+              Sign up for a plan
+            </a>
+            <a href="#compare-plans" className={buttonClass.secondary}>
               Compare the plans
             </a>
-            <Link to="/estimate" className={buttonClass.secondary}>
-              Ask about a plan
-            </Link>
           </>
         }
         image={siteImages.thermostat}
@@ -134,7 +134,19 @@ export default function MaintenancePlansPage() {
       </ContentSection>
 
       <ContentSection
+        id="sign-up"
+        eyebrow="Sign up"
+        title="Sign up for a plan"
+        intro={<p>Choose your plan and how you would like to pay. Our office confirms it and calls you to book your first tune-up.</p>}
+      >
+        <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm md:p-8">
+          <PlanSignupForm />
+        </div>
+      </ContentSection>
+
+      <ContentSection
         id="tune-up"
+        tone="muted"
         eyebrow="Every visit"
         title="What a tune-up includes"
         intro={<p>Each visit takes about an hour per system and follows the same written checklist, so nothing is skipped.</p>}
@@ -165,8 +177,8 @@ export default function MaintenancePlansPage() {
         </div>
       </ContentSection>
 
-      <CtaBand id="plans-cta" title="Ready to sign up or have a question?" actionLabel="Get started with a plan">
-        <p>Tell us which plan you are interested in and how many systems you have. We will confirm the price and book your first visit.</p>
+      <CtaBand id="plans-cta" title="Have a question about a plan?" actionLabel="Ask about a plan">
+        <p>Tell us about your home and how many systems you have. We will recommend a plan, confirm the price and book your first visit.</p>
       </CtaBand>
     </>
   );

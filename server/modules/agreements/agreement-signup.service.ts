@@ -16,7 +16,7 @@ import {
 import type { CompanyProfile } from '#shared/company-profile.ts';
 import { customerInputSchema } from '#shared/customer.ts';
 import { todayIn } from '#shared/dates.ts';
-import { maintenancePlanById, planPriceCents, type MaintenancePlanId } from '#shared/maintenance-plans.ts';
+import { maintenancePlanById, planMonthlyCents, planPriceCents, type MaintenancePlanId } from '#shared/maintenance-plans.ts';
 import { formatCents } from '#shared/money.ts';
 import { notificationTypes } from '#shared/notifications.ts';
 import { serviceAreas } from '#shared/service-areas.ts';
@@ -58,8 +58,7 @@ const planName = (planId: string) => maintenancePlanById(planId)?.name ?? planId
 
 /** What the plan costs as the visitor chose to pay it. */
 function priceLine(planId: MaintenancePlanId, billing: AgreementBilling): string {
-  const yearly = planPriceCents(planId);
-  return billing === 'monthly' ? `${formatCents(Math.round(yearly / 12))} a month` : `${formatCents(yearly)} a year`;
+  return billing === 'monthly' ? `${formatCents(planMonthlyCents(planId))} a month` : `${formatCents(planPriceCents(planId))} a year`;
 }
 
 /**

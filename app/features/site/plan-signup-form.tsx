@@ -1,0 +1,262 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import type { AgreementSignupReceived } from '#shared/agreement-signup.ts';
+import { telHref } from '#shared/company-profile.ts';
+import { maintenancePlans, type MaintenancePlan } from '#shared/maintenance-plans.ts';
+import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
+import { ApiError, apiFetch, newIdempotencyKey } from '#client/lib/api.ts';
+import { company } from '#client/lib/company.ts';
+import { buttonClass } from './ui.ts';
+
+type FieldName = 'planId' | 'billing' | 'name' | 'email' | 'phone' | 'address' | 'zip' | 'note';
+type FieldErrors = Partial<Record<FieldName, string>>;
+type PlanId = MaintenancePlan['id'];
+type Billing = 'yearly' | 'monthly';
+
+/** The order errors are looked at: the first invalid field gets the focus (and so is announced). */
+const fieldOrder: readonly FieldName[] = ['planId', 'billing', 'name', 'email', 'phone', 'address', 'zip', 'note'];
+/** The plan the page recommends, chosen until the visitor (or the card they came from) picks another. */
+const defaultPlanId: PlanId = 'advanced';
+
+/** The shared schema, fetched on first interaction with the form (see plan-signup-validation.ts). */
+const loadValidation = () => import('./plan-signup-validation.ts');
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2).replace(/\.00$/, '')}`;
+const monthly = (plan: MaintenancePlan) => dollars(Math.round((plan.yearlyPrice * 100) / 12));
+
+const isPlanId = (value: string | null): value is PlanId => maintenancePlans.some((plan) => plan.id === value);
+
+/**
+ * The site's plan sign-up (issue 22, decision 027-b): plan, billing, contact and the home's
+ * address and ZIP, checked with the shared schema before sending (the server checks again, and
+ * the ZIP against the service area). The first problem's field takes the focus, its message tied
+ * to it, so a screen reader reads it. A double click or a retry sends the same idempotency key.
+ * A card's "Choose" button preselects its plan (`?plan=` in the address).
+ */
+export function PlanSignupForm() {
+  const idPrefix = useId();
+  const fieldId = (name: string) => `${idPrefix}-${name}`;
+  const [searchParams] = useSearchParams();
+  const formRef = useRef<HTMLFormElement>(null);
+  const successRef = useRef<HTMLHeadingElement>(null);
+  const idempotencyKey = useRef<string | undefined>(undefined);
+  const [planId, setPlanId] = useState<PlanId>(defaultPlanId);
+  const [billing, setBilling] = useState<Billing>('yearly');
+  const [status, setStatus] = useState<'idle' | 'submitting' | 'success'>('idle');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string>();
+  const [received, setReceived] = useState<{ reference: string; planName: string; email: string }>();
+
+  // A card's "Choose" button (or a link) names a plan in the address: it becomes the choice, once per address.
+  const wantedPlan = searchParams.get('plan');
+  const [seenPlan, setSeenPlan] = useState<string | null>(null);
+  if (wantedPlan !== seenPlan) {
+    setSeenPlan(wantedPlan);
+    if (isPlanId(wantedPlan)) setPlanId(wantedPlan);
+  }
+
+  useEffect(() => {
+    if (status === 'success') successRef.current?.focus();
+  }, [status]);
+
+  function clearError(name: FieldName) {
+    setErrors((current) => (current[name] ? { ...current, [name]: undefined } : current));
+  }
+
+  function showErrors(found: FieldErrors) {
+    setErrors(found);
+    const first = fieldOrder.find((name) => found[name]);
+    if (!first) return;
+    // A radio group takes the focus on its chosen (or first) option.
+    const target = first === 'planId' ? `planId-${planId}` : first === 'billing' ? `billing-${billing}` : first;
+    document.getElementById(fieldId(target))?.focus();
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (status === 'submitting') return;
+    setFormError(undefined);
+    const values = Object.fromEntries(new FormData(event.currentTarget).entries());
+    let validation: Awaited<ReturnType<typeof loadValidation>>;
+    try {
+      validation = await loadValidation();
+    } catch {
+      setFormError(`Sorry, the page could not load everything it needs. Please reload it or call us at ${company.phone}.`);
+      return;
+    }
+    const parsed = validation.agreementSignupRequestSchema.safeParse(values);
+    if (!parsed.success) {
+      const found: FieldErrors = {};
+      for (const issue of parsed.error.issues) found[issue.path[0] as FieldName] ??= issue.message;
+      showErrors(found);
+      return;
+    }
+    setErrors({});
+    idempotencyKey.current ??= newIdempotencyKey();
+    setStatus('submitting');
+    try {
+      const answer = await apiFetch<AgreementSignupReceived>('/api/public/maintenance-plan-signups', {
+        method: 'POST',
+        body: values,
+        headers: { 'idempotency-key': idempotencyKey.current },
+      });
+      setReceived({ reference: answer.reference, planName: maintenancePlans.find((plan) => plan.id === parsed.data.planId)?.name ?? '', email: parsed.data.email });
+      formRef.current?.reset();
+      idempotencyKey.current = undefined;
+      setStatus('success');
+    } catch (error) {
+      setStatus('idle');
+      // A refusal naming fields (a ZIP code outside the area) is shown at them.
+      if (error instanceof ApiError && error.status === 400 && Array.isArray(error.details)) {
+        const found: FieldErrors = {};
+        for (const detail of error.details as { path?: string; message?: string }[]) {
+          if (detail.path && fieldOrder.includes(detail.path as FieldName) && detail.message) found[detail.path as FieldName] ??= detail.message;
+        }
+        if (Object.keys(found).length > 0) return showErrors(found);
+      }
+      const reason = error instanceof ApiError && error.code !== 'NETWORK' ? error.message.replace(/\.$/, '') : 'the connection to our server failed';
+      setFormError(`Sorry, we could not send your sign-up (${reason}). Please try again or call us at ${company.phone}.`);
+    }
+  }
+
+  if (status === 'success' && received) {
+    return (
+      <div className="rounded-lg border border-green-200 bg-green-50 p-8" role="status">
+        <h3 ref={successRef} tabIndex={-1} className="text-2xl font-bold text-green-900 focus:outline-none">
+          Thank you! We received your sign-up.
+        </h3>
+        <p className="mt-3 text-green-900">
+          Your reference is <strong>{received.reference}</strong>. Our office will confirm your {received.planName} plan and call you to book your first
+          tune-up. Nothing is charged before then. A note is on its way to {received.email}.
+        </p>
+        <p className="mt-2 text-green-900">
+          Questions? Call{' '}
+          <a className="font-semibold underline" href={telHref(company.phone)}>
+            {company.phone}
+          </a>
+          .
+        </p>
+        <button type="button" onClick={() => setStatus('idle')} className={`mt-6 ${buttonClass.secondary}`}>
+          Sign up another system
+        </button>
+      </div>
+    );
+  }
+
+  const isSubmitting = status === 'submitting';
+  const groupError = (name: 'planId' | 'billing') =>
+    errors[name] ? (
+      <p id={`${fieldId(name)}-error`} className="mt-1 text-sm text-red-700">
+        {errors[name]}
+      </p>
+    ) : null;
+  const radioClass = 'mt-0.5 size-4 shrink-0 border-slate-400 text-accent-700';
+  return (
+    <div>
+      <p className="text-sm text-slate-600">
+        Fields marked <span aria-hidden="true" className="text-red-700">*</span>
+        <span className="sr-only">with an asterisk</span> are required.
+      </p>
+      <div aria-live="assertive">
+        {formError ? (
+          <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
+            {formError}
+          </p>
+        ) : null}
+      </div>
+      <form ref={formRef} noValidate onSubmit={onSubmit} onFocus={() => void loadValidation().catch(() => undefined)} className="mt-4" aria-label="Sign up for a maintenance plan">
+        <fieldset disabled={isSubmitting} className="grid gap-5 sm:grid-cols-2">
+          <fieldset className="sm:col-span-2" aria-describedby={errors.planId ? `${fieldId('planId')}-error` : undefined}>
+            <legend className="text-sm font-medium text-slate-800">
+              Plan <span aria-hidden="true" className="text-red-700">*</span>
+            </legend>
+            <div className="mt-2 grid gap-3 sm:grid-cols-3">
+              {maintenancePlans.map((plan) => (
+                <label key={plan.id} htmlFor={fieldId(`planId-${plan.id}`)} className="flex cursor-pointer gap-3 rounded-lg border border-slate-300 p-3 has-[:checked]:border-accent-700 has-[:checked]:bg-orange-50">
+                  <input
+                    id={fieldId(`planId-${plan.id}`)}
+                    type="radio"
+                    name="planId"
+                    value={plan.id}
+                    checked={planId === plan.id}
+                    onChange={() => {
+                      setPlanId(plan.id);
+                      clearError('planId');
+                    }}
+                    className={radioClass}
+                  />
+                  <span>
+                    <span className="block font-semibold text-brand-900">{plan.name}</span>
+                    <span className="block text-sm text-slate-700">
+                      ${plan.yearlyPrice} a year, {plan.visitsPerYear} {plan.visitsPerYear === 1 ? 'visit' : 'visits'}
+                    </span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            {groupError('planId')}
+          </fieldset>
+          <fieldset className="sm:col-span-2" aria-describedby={errors.billing ? `${fieldId('billing')}-error` : undefined}>
+            <legend className="text-sm font-medium text-slate-800">
+              Billing <span aria-hidden="true" className="text-red-700">*</span>
+            </legend>
+            <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
+              {(['yearly', 'monthly'] as const).map((option) => {
+                const plan = maintenancePlans.find((candidate) => candidate.id === planId)!;
+                return (
+                  <label key={option} htmlFor={fieldId(`billing-${option}`)} className="flex cursor-pointer items-start gap-2">
+                    <input
+                      id={fieldId(`billing-${option}`)}
+                      type="radio"
+                      name="billing"
+                      value={option}
+                      checked={billing === option}
+                      onChange={() => {
+                        setBilling(option);
+                        clearError('billing');
+                      }}
+                      className={radioClass}
+                    />
+                    <span>{option === 'yearly' ? `Yearly, $${plan.yearlyPrice} a year` : `Monthly, ${monthly(plan)} a month`}</span>
+                  </label>
+                );
+              })}
+            </div>
+            {groupError('billing')}
+          </fieldset>
+          <FormField id={fieldId('name')} label="Full name" isRequired error={errors.name}>
+            <input id={fieldId('name')} name="name" autoComplete="name" required {...errorAttributes(fieldId('name'), errors.name)} onChange={() => clearError('name')} className={controlClass} />
+          </FormField>
+          <FormField id={fieldId('email')} label="Email" isRequired error={errors.email}>
+            <input id={fieldId('email')} name="email" type="email" autoComplete="email" required {...errorAttributes(fieldId('email'), errors.email)} onChange={() => clearError('email')} className={controlClass} />
+          </FormField>
+          <FormField id={fieldId('phone')} label="Phone" isRequired error={errors.phone}>
+            <input id={fieldId('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" required {...errorAttributes(fieldId('phone'), errors.phone)} onChange={() => clearError('phone')} className={controlClass} />
+          </FormField>
+          <FormField id={fieldId('zip')} label="ZIP code" isRequired error={errors.zip}>
+            <input id={fieldId('zip')} name="zip" autoComplete="postal-code" inputMode="numeric" maxLength={5} required {...errorAttributes(fieldId('zip'), errors.zip)} onChange={() => clearError('zip')} className={controlClass} />
+          </FormField>
+          <FormField id={fieldId('address')} label="Street address of the home" isRequired error={errors.address} className="sm:col-span-2">
+            <input id={fieldId('address')} name="address" autoComplete="street-address" required {...errorAttributes(fieldId('address'), errors.address)} onChange={() => clearError('address')} className={controlClass} />
+          </FormField>
+          <FormField id={fieldId('note')} label="Anything we should know?" hint="(optional: number of systems, gate code)" error={errors.note} className="sm:col-span-2">
+            <textarea id={fieldId('note')} name="note" rows={3} {...errorAttributes(fieldId('note'), errors.note)} onChange={() => clearError('note')} className={controlClass} />
+          </FormField>
+          {/* Honeypot: invisible to people and screen readers; bots fill it in. */}
+          <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+            <label>
+              Website
+              <input name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+            </label>
+          </div>
+          <div className="sm:col-span-2">
+            <p className="mb-4 text-sm text-slate-700">Nothing is charged now: our office confirms your plan and calls you to book the first tune-up.</p>
+            <button type="submit" className={`w-full sm:w-auto ${buttonClass.primary} disabled:opacity-70`}>
+              {isSubmitting ? 'Sending...' : 'Sign up'}
+            </button>
+          </div>
+        </fieldset>
+      </form>
+    </div>
+  );
+}
