@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     process.stdout.write(
       `Seeded ${result.customers} customers, ${result.workOrders} work orders, ${result.technicians} technicians, ` +
-        `${result.estimateRequests} estimate requests, ${result.aiConversations} chat messages, ${result.aiLeads} chat leads ` +
+        `${result.estimateRequests} estimate requests, ${result.aiConversations} chat messages, ${result.aiLeads} chat leads, ${result.agreements} maintenance agreements ` +
         `in ${seconds} s (${handle.kind === 'pglite' ? config.dataDir : 'PostgreSQL'}).\n`,
     );
   } finally {

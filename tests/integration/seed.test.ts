@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '#server/db/client.ts';
-import { mulberry32, seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts';
+import { MAX_DEMO_AGREEMENTS, mulberry32, seedDemoData, type SeedDemoResult } from '#server/db/seed/demo-data.ts';
 import { leadSources, leadStatuses, workOrderStatuses } from '#shared/enums.ts';
 import { southCarolinaBounds } from '#shared/geocoding.ts';
 import { createTestDatabase } from '#tests/support/test-database.ts';
@@ -47,6 +47,22 @@ describe('demo data', { timeout: 60_000 }, () => {
               (select count(distinct color)::int from technicians) as colors`,
     );
     expect(counts).toEqual({ customers: 40, work_orders: 150, technicians: 3, colors: 3 });
+  });
+
+  it('makes some homeowners plan members: active agreements with their first term, covering their own equipment (issue 22)', async () => {
+    const [homeowners] = await database.query<{ count: number }>(`select count(*)::int as count from customers where type = 'residential'`);
+    expect(result.agreements).toBe(Math.min(MAX_DEMO_AGREEMENTS, Math.round(homeowners!.count / 7)));
+    expect(result.agreements).toBeGreaterThan(0);
+    const agreements = await database.query<{ type: string; status: string; terms: number; term_ok: boolean; foreign_equipment: number; number_ok: boolean }>(
+      `select c.type, a.status, (select count(*)::int from maintenance_agreement_terms t where t.agreement_id = a.id and t.starts_on = a.current_term_starts_on and t.ends_on = a.current_term_ends_on) as terms,
+              a.current_term_starts_on <= $1::date and a.current_term_ends_on >= $1::date as term_ok,
+              (select count(*)::int from maintenance_agreement_equipment m join equipment e on e.id = m.equipment_id where m.agreement_id = a.id and e.customer_id <> a.customer_id) as foreign_equipment,
+              a.agreement_number ~ '^MA-[0-9]+$' as number_ok
+         from maintenance_agreements a join customers c on c.id = a.customer_id`,
+      [businessToday],
+    );
+    expect(agreements).toHaveLength(result.agreements);
+    for (const agreement of agreements) expect(agreement).toEqual({ type: 'residential', status: 'active', terms: 1, term_ok: true, foreign_equipment: 0, number_ok: true });
   });
 
   it('puts every customer in a Low Country town with a matching South Carolina ZIP', async () => {
