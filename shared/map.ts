@@ -85,6 +85,8 @@ export const mapPropertySchema = z.object({
   highestPriority: z.enum(Object.keys(mapPriorityRanks) as [MapPriority, ...MapPriority[]]).nullable(),
   /** Today's latest field step at the property (issue 19): left out when nobody is on the way, there or done today. */
   fieldStep: mapFieldStepSchema.optional(),
+  /** A customer there has an active maintenance plan (issue 22): priority service, marked on the marker. */
+  isMember: z.boolean(),
 });
 export type MapProperty = z.infer<typeof mapPropertySchema>;
 
@@ -136,6 +138,8 @@ export const mapCustomerSchema = z.object({
   longitude: z.number(),
   totalWorkOrders: z.number().int(),
   activeWorkOrders: z.number().int(),
+  /** An active maintenance plan (issue 22): priority service, marked on the marker. */
+  isMember: z.boolean(),
 });
 export type MapCustomer = z.infer<typeof mapCustomerSchema>;
 

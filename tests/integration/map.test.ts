@@ -395,7 +395,7 @@ describe('GET /api/admin/map/customers', () => {
     const answer = await customers('', around(32.23, -80.83, 16));
     expect(answer.clusters).toEqual([]);
     expect(answer.customers).toEqual([
-      { id: ids.Bob, name: 'Bob', type: 'residential', latitude: 32.23, longitude: -80.83, totalWorkOrders: 2, activeWorkOrders: 2 },
+      { id: ids.Bob, name: 'Bob', type: 'residential', latitude: 32.23, longitude: -80.83, totalWorkOrders: 2, activeWorkOrders: 2, isMember: false },
     ]);
     // An empty box: no markers, but the header and bounds of everything kept.
     const empty = await customers('', around(34.5, -79, 12));
@@ -501,6 +501,13 @@ describe('GET /api/admin/map/property', () => {
     expect(alice.json<MapCustomerDetails>().isMember).toBe(true);
     const acme = await get(`/api/admin/map/customers/${ids['Acme Suites']}`);
     expect(acme.json<MapCustomerDetails>().isMember).toBe(false);
+    expect(details.isMember).toBe(true);
+    // The markers say it too: the property where a member lives, and the member (issue 22).
+    const markers = byAddress(await properties('?activeOnly=false'));
+    expect(markers.get(harbourTown.address)?.isMember).toBe(true);
+    expect(markers.get(mayRiver.address)?.isMember).toBe(false);
+    const people = (await get(`/api/admin/map/customers${withView('')}`)).json<MapCustomersResponse>().customers;
+    expect(people.filter((person) => person.isMember).map((person) => person.id)).toEqual([ids.Alice]);
     expect(details.activeWorkOrderDetails.map((item) => item.title)).toEqual(['A2 pending', 'A2 in progress', 'A1 scheduled']);
     expect(details.activeWorkOrderDetails[0]).toEqual({
       id: workOrderIds['A2 pending'],

@@ -14,6 +14,7 @@ const customer = (id: string, latitude: number, longitude: number, activeWorkOrd
   longitude,
   totalWorkOrders: activeWorkOrders,
   activeWorkOrders,
+  isMember: false,
 });
 
 /** A 100 x 200 grid, 0.01° apart, from 32°N 81°W. */

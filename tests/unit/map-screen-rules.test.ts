@@ -23,6 +23,7 @@ const property = (overrides: Partial<MapProperty> = {}): MapProperty => ({
   inProgressCount: 0,
   completedCount: 0,
   highestPriority: 'normal',
+  isMember: false,
   ...overrides,
 });
 
@@ -33,6 +34,7 @@ const customer = (id: string, latitude: number, longitude: number, overrides: Pa
   latitude,
   longitude,
   totalWorkOrders: 0,
+  isMember: false,
   activeWorkOrders: 0,
   ...overrides,
 });
@@ -83,6 +85,10 @@ describe('map points', () => {
     expect(propertyPoint(property({ highestPriority: 'emergency' })).color).toBe('red');
     expect(customerPoint(customer('c1', 32, -80, { type: 'commercial' }))).toMatchObject({ color: 'amber', size: 24, label: 'Customer c1: no active work orders' });
     expect(customerPoint(customer('c2', 32, -80, { activeWorkOrders: 1 })).label).toBe('Customer c2: 1 active work order');
+    // A maintenance plan member (issue 22): the marker wears a star and its name says so.
+    expect(customerPoint(customer('c3', 32, -80, { isMember: true }))).toMatchObject({ isMember: true, label: 'Customer c3: no active work orders, plan member' });
+    expect(propertyPoint(property({ isMember: true, activeWorkOrders: 1 }))).toMatchObject({ isMember: true, label: '12 May River Rd, Bluffton: 1 active work order, plan member' });
+    expect(featureKey({ kind: 'point', point: customerPoint(customer('c3', 32, -80, { isMember: true })) })).not.toBe(featureKey({ kind: 'point', point: customerPoint(customer('c3', 32, -80)) }));
   });
 
   it("draws the server's clusters and single markers; a stacked cluster carries its points", () => {

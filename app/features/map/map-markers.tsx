@@ -10,7 +10,7 @@ function markerIcon(point: MapPoint): L.DivIcon {
   const count = point.activeWorkOrders > 0 ? String(point.activeWorkOrders) : '';
   return L.divIcon({
     className: 'map-marker',
-    html: `<span class="map-marker-dot${point.fieldStep ? ` map-marker-field map-marker-${point.fieldStep}` : ''}" style="width:${point.size}px;height:${point.size}px;background:${fill};color:${text}">${count}</span>`,
+    html: `<span class="map-marker-dot${point.fieldStep ? ` map-marker-field map-marker-${point.fieldStep}` : ''}${point.isMember ? ' map-marker-member' : ''}" style="width:${point.size}px;height:${point.size}px;background:${fill};color:${text}">${count}</span>`,
     iconSize: [point.size, point.size],
     iconAnchor: [point.size / 2, point.size / 2],
     popupAnchor: [0, -point.size / 2],

@@ -28,9 +28,14 @@ export type MapPoint = {
   activeWorkOrders: number;
   /** Today's latest field step at a property (issue 19): the marker wears a ring. */
   fieldStep?: FieldStep;
+  /** A maintenance plan member there (issue 22): the marker wears a star. */
+  isMember: boolean;
   /** The marker's accessible name (and tooltip). */
   label: string;
 };
+
+/** What a member's marker adds to its name (the star is drawn, this is said). */
+const memberLabel = 'plan member';
 
 const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
 
@@ -44,9 +49,10 @@ export function propertyPoint(property: MapProperty): MapPoint {
     size: markerSize(property.activeWorkOrders),
     activeWorkOrders: property.activeWorkOrders,
     ...(property.fieldStep ? { fieldStep: property.fieldStep.step } : {}),
+    isMember: property.isMember,
     label: `${property.address}, ${property.city}: ${plural(property.activeWorkOrders, 'active work order')}${
       property.fieldStep ? `, technician ${fieldStepText(property.fieldStep, company.timeZone).toLowerCase()}` : ''
-    }`,
+    }${property.isMember ? `, ${memberLabel}` : ''}`,
   };
 }
 
@@ -59,7 +65,10 @@ export function customerPoint(customer: MapCustomer): MapPoint {
     color: customerMarkerColor(customer),
     size: markerSize(customer.activeWorkOrders),
     activeWorkOrders: customer.activeWorkOrders,
-    label: `${customer.name}: ${customer.activeWorkOrders > 0 ? plural(customer.activeWorkOrders, 'active work order') : 'no active work orders'}`,
+    isMember: customer.isMember,
+    label: `${customer.name}: ${customer.activeWorkOrders > 0 ? plural(customer.activeWorkOrders, 'active work order') : 'no active work orders'}${
+      customer.isMember ? `, ${memberLabel}` : ''
+    }`,
   };
 }
 

@@ -59,6 +59,9 @@ export function workOrderConditions(filters: MapWorkOrderFilters, window: MapDat
   return conditions.length === 0 ? sql`true` : sql.join(conditions, sql` and `);
 }
 
+/** A maintenance plan member (issue 22): the customer has an active agreement (maintenance_agreements_customer_idx). */
+const isMember = (customerId: SQL) => sql`exists (select 1 from maintenance_agreements a where a.customer_id = ${customerId} and a.status = 'active')`;
+
 /**
  * The Work Orders View's markers (MapPropertiesResponse's items and header, as MarkerRows
  * reads them), in one statement, the items in address order:
@@ -90,7 +93,8 @@ places as (
   select distinct on (c.address, c.city, c.state) c.address, c.city, c.state, c.id, c.zip, c.latitude, c.longitude,
     (count(*) over property)::int as customer_count,
     bool_or(c.type = 'commercial') over property as commercial,
-    bool_or(coalesce(k.active, 0) > 0) over property as busy
+    bool_or(coalesce(k.active, 0) > 0) over property as busy,
+    bool_or(${isMember(sql`c.id`)}) over property as member
   from customers c
   left join customer_work_order_counts k on k.customer_id = c.id
   where ${geocoded('c')}
@@ -103,7 +107,7 @@ listed as (
     ${coordinate(sql`f.latitude`)} as latitude, ${coordinate(sql`f.longitude`)} as longitude,
     f.customer_count as "customerCount", m.active as "activeWorkOrders",
     m.pending as "pendingCount", m.scheduled as "scheduledCount", m.in_progress as "inProgressCount", m.completed as "completedCount",
-    (${prioritiesByRank})[m.rank] as "highestPriority"
+    (${prioritiesByRank})[m.rank] as "highestPriority", f.member as "isMember"
   from matching m
   join places f on f.address = m.address and f.city = m.city and f.state = m.state
 ),
@@ -148,7 +152,7 @@ export function customersQuery(filters: MapCustomerQuery): SQL {
   const kept = conditions.length === 0 ? sql`` : sql` where ${sql.join(conditions, sql` and `)}`;
   return sql`with everyone as (
   select c.id, c.name, c.type, ${coordinate(sql`c.latitude`)} as latitude, ${coordinate(sql`c.longitude`)} as longitude,
-    coalesce(w.total, 0) as "totalWorkOrders", coalesce(w.active, 0) as "activeWorkOrders"
+    coalesce(w.total, 0) as "totalWorkOrders", coalesce(w.active, 0) as "activeWorkOrders", ${isMember(sql`c.id`)} as "isMember"
   from customers c
   left join customer_work_order_counts w on w.customer_id = c.id
   where ${geocoded('c')}
@@ -230,7 +234,7 @@ export function createMapRepository(db: Database) {
     /** The geocoded customers at an address, oldest first (the first one is the property's id and pin). */
     customersAt: (place: { address: string; city: string; state: string }) =>
       rows<PropertyCustomerRow>(sql`select c.id, c.name, c.phone, c.email, c.type, c.zip, c.latitude, c.longitude,
-  (exists (select 1 from maintenance_agreements a where a.customer_id = c.id and a.status = 'active')) as "isMember"
+  ${isMember(sql`c.id`)} as "isMember"
 from customers c
 where c.address = ${place.address} and c.city = ${place.city} and c.state = ${place.state} and ${geocoded('c')}
 order by c.created_at, c.id`),
@@ -258,7 +262,7 @@ limit ${limit}`),
     customer: async (id: string) =>
       (
         await rows<CustomerDetailsRow>(sql`select c.id, c.name, c.phone, c.email, c.type, c.address, c.city, c.state, c.zip, c.latitude, c.longitude,
-  (exists (select 1 from maintenance_agreements a where a.customer_id = c.id and a.status = 'active')) as "isMember",
+  ${isMember(sql`c.id`)} as "isMember",
   (select count(*)::int from work_orders w where w.customer_id = c.id) as total,
   (select count(*)::int from work_orders w where w.customer_id = c.id and w.status in (${activeStatuses})) as active
 from customers c

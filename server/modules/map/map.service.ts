@@ -157,6 +157,7 @@ export function createMapService(options: { db: Database; timeZone: string; tile
         inProgressCount: counts.in_progress,
         completedCount: counts.completed,
         highestPriority: counts.highest_priority,
+        isMember: people.some((person) => person.isMember),
         customers: people.map((person) => ({ id: person.id, name: person.name, phone: person.phone, email: person.email, type: person.type as CustomerType, isMember: person.isMember })),
         activeWorkOrderDetails: active.map(toSummary),
         doneTodayDetails: doneToday.map(toSummary),
