@@ -86,6 +86,17 @@ describe('the live-update stream', () => {
     client.close();
   });
 
+  it('publishes the site\'s plan sign-ups on the agreements\' topic (the trigger names it)', async () => {
+    const client = await readyStream();
+    await context.database.query(
+      `insert into maintenance_agreement_signups (plan_id, billing, name, email, phone, address, city, zip) values ('essential', 'yearly', 'Live Signup', 'live@example.com', '(843) 555-0100', '1 Live Oak', 'Bluffton', '29910')`,
+    );
+    await client.waitFor(isEvent('change', { topic: 'maintenance_agreements', action: 'insert' }));
+    await context.database.query(`delete from maintenance_agreement_signups where name = 'Live Signup'`);
+    await client.waitFor(isEvent('change', { topic: 'maintenance_agreements', action: 'delete' }));
+    client.close();
+  });
+
   it('publishes nothing for a rolled-back change', async () => {
     const client = await readyStream();
     const from = client.received.length;
