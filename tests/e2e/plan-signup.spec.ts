@@ -77,3 +77,18 @@ test('a visitor signs up for a plan on a phone; the office confirms it as a new 
   await expect(agreement).toContainText('Active');
   await expect(agreement).toContainText('billed monthly');
 });
+
+test('a link naming a plan opens the page with that plan chosen once the form is live, with no console errors', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto('/MaintenancePlan?plan=essential#sign-up');
+  const form = page.getByRole('form', { name: 'Sign up for a maintenance plan' });
+  // Prerendered with the recommended plan; the live form takes the address's.
+  await expect(form.getByRole('radio', { name: /^Essential/ })).toBeChecked();
+  await expect(form.getByRole('radio', { name: /^Advanced/ })).not.toBeChecked();
+  await expect(form.getByRole('radio', { name: /^Monthly, \$12\.50 a month/ })).toBeVisible();
+  expect(errors).toEqual([]);
+});

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import type { AgreementSignupReceived } from '#shared/agreement-signup.ts';
 import { telHref } from '#shared/company-profile.ts';
@@ -24,6 +24,7 @@ const loadValidation = () => import('./plan-signup-validation.ts');
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2).replace(/\.00$/, '')}`;
 const monthly = (plan: MaintenancePlan) => dollars(Math.round((plan.yearlyPrice * 100) / 12));
 
+const noSubscription = () => () => undefined;
 const isPlanId = (value: string | null): value is PlanId => maintenancePlans.some((plan) => plan.id === value);
 
 /**
@@ -47,8 +48,11 @@ export function PlanSignupForm() {
   const [formError, setFormError] = useState<string>();
   const [received, setReceived] = useState<{ reference: string; planName: string; email: string }>();
 
-  // A card's "Choose" button (or a link) names a plan in the address: it becomes the choice, once per address.
-  const wantedPlan = searchParams.get('plan');
+  // A card's "Choose" button (or a link) names a plan in the address: it becomes the choice, once per
+  // address, and only once hydrated (the prerendered page shows the recommended plan; changing it
+  // while hydrating would not match that HTML).
+  const isHydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const wantedPlan = isHydrated ? searchParams.get('plan') : null;
   const [seenPlan, setSeenPlan] = useState<string | null>(null);
   if (wantedPlan !== seenPlan) {
     setSeenPlan(wantedPlan);
