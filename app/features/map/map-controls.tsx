@@ -111,6 +111,12 @@ export function Legend({ view }: { view: MapViewMode }) {
         <span aria-hidden="true" className="inline-block rounded-full bg-slate-400" style={{ width: markerSize(4) / 2, height: markerSize(4) / 2 }} />
         Larger markers have more active work orders
       </li>
+      <li className="inline-flex items-center gap-2">
+        <span aria-hidden="true" className="inline-flex size-4 items-center justify-center rounded-full bg-white text-[11px] font-bold text-amber-700 shadow">
+          {'\u2605'}
+        </span>
+        Maintenance plan member
+      </li>
     </ul>
   );
 }
