@@ -172,8 +172,8 @@ const dashboardDaysNow = () => dashboardDays(businessTimeZone, new Date());
 const workOrderTotalNote =
   'the driver reads the page and the total; while no transaction commits the endpoint reads only the session and the page (the total ' +
   'is kept for the page\'s snapshot)';
-/** A search's answers are kept per snapshot (WorkOrderService.list, decision 026-b addendum 3). */
-const workOrderSearchNote =
+/** A search's answers are kept per snapshot (CustomerService.list and WorkOrderService.list, decision 026-b addendum 3). */
+const searchAnswerNote =
   'the driver runs the search statement (its cost whenever data changed since the same search); while no transaction commits the ' +
   'endpoint reads only the session and the snapshot (the answer is kept per snapshot, server/db/snapshot-cache.ts)';
 /** The work-order list's default page size (workOrderListQuerySchema). */
@@ -280,6 +280,7 @@ const endpoints: Endpoint[] = [
       },
     ],
     builtSql: () => [customerQueries.directorySearchPage(customerSearchText, 1, customerPageSize).toSQL()],
+    note: searchAnswerNote,
   },
   {
     name: 'customer profile',
@@ -342,7 +343,7 @@ const endpoints: Endpoint[] = [
     // work orders in index order, stopping at the page's end; one statement (decision 023-a).
     sql: [sessionLookup, { text: workOrderSearchStatement, params: () => workOrderSearchParams(workOrderSearchPattern), minRows: workOrderPageSize, jsonRows: true }],
     builtSql: () => [builtJsonRows(workOrderQueries.searchPage('first', 'all', workOrderSearchText, 1, workOrderPageSize))],
-    note: workOrderSearchNote,
+    note: searchAnswerNote,
   },
   {
     name: 'work-order search, rare word',
@@ -350,7 +351,7 @@ const endpoints: Endpoint[] = [
     // Under the cap: the few matches counted and sorted on their own, in the same statement.
     sql: [sessionLookup, { text: workOrderSearchStatement, params: () => workOrderSearchParams(workOrderRareSearchPattern), minRows: 1, jsonRows: true }],
     builtSql: () => [builtJsonRows(workOrderQueries.searchPage('first', 'all', workOrderRareSearchText, 1, workOrderPageSize))],
-    note: workOrderSearchNote,
+    note: searchAnswerNote,
   },
   {
     name: 'work-order detail',

@@ -154,6 +154,15 @@ describe('the directory search', () => {
     expect(beyond).toMatchObject({ customers: [], total: 7, page: 4 });
   });
 
+  it('answers a repeated search again after any commit: a kept answer never hides a change (decision 026-b, addendum 3)', async () => {
+    expect(await search('Kestrel Kept')).toMatchObject({ customers: [], total: 0 });
+    expect(await search('Kestrel Kept')).toMatchObject({ customers: [], total: 0 });
+    const kestrel = await createCustomer({ name: 'Kestrel Kept', phone: '843-555-7390', address: '4 Kept Ct' });
+    expect(names(await search('Kestrel Kept'))).toEqual(['Kestrel Kept']);
+    await context.database.query(`update customers set name = 'Kestrel Gone' where id = $1`, [kestrel.id]);
+    expect(await search('Kestrel Kept')).toMatchObject({ customers: [], total: 0 });
+  });
+
   it('lists everyone when the search is empty, 50 to a page by default', async () => {
     const count = (await context.database.query<{ count: number }>('select count(*)::int as count from customers'))[0]!.count;
     const result = await search('');

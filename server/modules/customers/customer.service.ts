@@ -16,6 +16,7 @@ import {
 } from '#shared/customer.ts';
 import type { ObjectStorage } from '#server/adapters/storage/index.ts';
 import { withTransaction, type Database } from '#server/db/client.ts';
+import { createSnapshotCache } from '#server/db/snapshot-cache.ts';
 import { AppError } from '#server/errors.ts';
 import { diffFields, hasChanges, recordAudit, recordAudits, type AuditActor } from '#server/modules/audit/index.ts';
 import { createCustomerRepository, type CustomerListRow, type CustomerPhotoRow, type CustomerRow, type NewCustomerPhoto } from './customer.repository.ts';
@@ -129,6 +130,15 @@ export const customerHasBillingDocumentsMessage = 'This customer has invoices or
 export function createCustomerService(options: { db: Database; storage: ObjectStorage; log: FastifyBaseLogger }) {
   const { db, storage, log } = options;
   const repository = createCustomerRepository(db);
+  /**
+   * A search's pages, kept per snapshot by words, page and size (decision 026-b, addendum 3): as the
+   * work orders' search, a repeat while nothing commits costs one snapshot read; any commit empties them.
+   */
+  const searchAnswers = createSnapshotCache<CustomerListResponse>(db, { maxEntries: 64 });
+  const readDirectory = async (query: { search: string; page: number; pageSize: number }): Promise<CustomerListResponse> => {
+    const { rows, total, totalCapped } = await repository.directory(query.search, query.page, query.pageSize);
+    return { customers: rows.map(listItem), total, totalCapped, page: query.page, pageSize: query.pageSize };
+  };
 
   async function removeObjects(keys: string[]): Promise<void> {
     const results = await Promise.allSettled(keys.map((key) => storage.delete(key)));
@@ -139,8 +149,8 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
 
   return {
     async list(query: { search: string; page: number; pageSize: number }): Promise<CustomerListResponse> {
-      const { rows, total, totalCapped } = await repository.directory(query.search, query.page, query.pageSize);
-      return { customers: rows.map(listItem), total, totalCapped, page: query.page, pageSize: query.pageSize };
+      if (!query.search) return readDirectory(query);
+      return searchAnswers.get(JSON.stringify([query.search, query.page, query.pageSize]), () => readDirectory(query));
     },
 
     async lookup(text: string): Promise<{ customers: CustomerListItem[] }> {
