@@ -86,6 +86,7 @@ import { createInvoiceSending, createInvoiceService, createOnlineInvoices, invoi
 import { createPaymentGateway } from './adapters/payments/index.ts';
 import { markStartup } from './lib/startup-timing.ts';
 import { loggerOptions, registerRequestIdHeader, requestIdFor } from './logging.ts';
+import { postgresRateLimitStore } from './plugins/rate-limit-store.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerGracefulClose } from './plugins/graceful-close.ts';
 import { registerSecurity, tileImageSource } from './plugins/security.ts';
@@ -144,7 +145,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   const csp = { imageSources: tileSource ? [tileSource] : [] };
   await registerSecurity(app, { siteUrl: config.company.siteUrl, csp });
   await app.register(cookie);
-  await app.register(rateLimit, { global: false });
+  // Several instances on one PostgreSQL database count each client's requests in one place (issue 23).
+  await app.register(rateLimit, { global: false, ...(database.kind === 'postgres' ? { store: postgresRateLimitStore(database.db) } : {}) });
 
   const authRepository = createAuthRepository(database.db);
   const auth = createAuthService(authRepository, config.session, now);

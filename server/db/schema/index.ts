@@ -1589,3 +1589,20 @@ export const maintenanceAgreementSignups = pgTable(
     check('maintenance_agreement_signups_decline_check', sql`${table.status} <> 'declined' or ${table.declineReason} is not null`),
   ],
 );
+
+// Limits every instance sees (issue 23) -----------------------------------------------------------
+
+/**
+ * The public routes' request counts per client and route (@fastify/rate-limit's store on
+ * PostgreSQL, server/plugins/rate-limit-store.ts): every instance counts in one place. The key is
+ * a SHA-256 of the route and the client's address, so no address is kept in plain text.
+ */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetsAt: timestamp('resets_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('rate_limit_counters_resets_at_idx').on(table.resetsAt)],
+);
