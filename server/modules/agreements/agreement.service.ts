@@ -73,12 +73,12 @@ export function createAgreementService({ db, repository, timeZone, company, outb
   async function details(executor: DbExecutor, rows: AgreementRow[]): Promise<AgreementDetail[]> {
     const agreements = repository(executor);
     const ids = rows.map((row) => row.id);
-    const [names, equipment, terms, visits] = await Promise.all([
-      agreements.customerNames([...new Set(rows.map((row) => row.customerId))]),
-      agreements.equipmentOf(ids),
-      agreements.termsOf(ids),
-      agreements.visitsOf(ids, timeZone),
-    ]);
+    // One after another: `executor` may be a transaction, whose one connection takes one query at a
+    // time (node-postgres deprecates queuing them; its next major refuses it).
+    const names = await agreements.customerNames([...new Set(rows.map((row) => row.customerId))]);
+    const equipment = await agreements.equipmentOf(ids);
+    const terms = await agreements.termsOf(ids);
+    const visits = await agreements.visitsOf(ids, timeZone);
     const day = today();
     return rows.map((row) => ({
       id: row.id,
