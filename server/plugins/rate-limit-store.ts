@@ -77,5 +77,5 @@ export function postgresRateLimitStore(db: Database): FastifyRateLimitStoreCtor 
     }
   }
 
-  return PostgresRateLimitStore as unknown as FastifyRateLimitStoreCtor;
+  return PostgresRateLimitStore;
 }

@@ -101,12 +101,12 @@ export function VisitsDueScreen() {
       <PlanSignups />
       <h2 className="pt-2 text-xl font-bold text-slate-900">Visits to schedule</h2>
       <form className={`${cardClassName('p-4')} grid gap-3 sm:grid-cols-4`} onSubmit={(event) => event.preventDefault()} aria-label="Filter visits due">
-        <label className="text-sm font-medium text-slate-800" htmlFor={`${id}-month`}>
-          Month
+        <div className="text-sm font-medium text-slate-800">
+          <label htmlFor={`${id}-month`}>Month</label>
           <input id={`${id}-month`} type="month" value={month} onChange={(event) => setFilter('month', event.target.value)} className={controlClass} />
-        </label>
-        <label className="text-sm font-medium text-slate-800" htmlFor={`${id}-area`}>
-          Area
+        </div>
+        <div className="text-sm font-medium text-slate-800">
+          <label htmlFor={`${id}-area`}>Area</label>
           <select id={`${id}-area`} value={area} onChange={(event) => setFilter('area', event.target.value)} className={controlClass}>
             <option value="">All areas</option>
             {serviceAreas.map((serviceArea) => (
@@ -115,9 +115,9 @@ export function VisitsDueScreen() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="text-sm font-medium text-slate-800" htmlFor={`${id}-plan`}>
-          Plan
+        </div>
+        <div className="text-sm font-medium text-slate-800">
+          <label htmlFor={`${id}-plan`}>Plan</label>
           <select id={`${id}-plan`} value={plan} onChange={(event) => setFilter('plan', event.target.value)} className={controlClass}>
             <option value="">All plans</option>
             {maintenancePlans.map((candidate) => (
@@ -126,14 +126,14 @@ export function VisitsDueScreen() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="text-sm font-medium text-slate-800" htmlFor={`${id}-include`}>
-          Show
+        </div>
+        <div className="text-sm font-medium text-slate-800">
+          <label htmlFor={`${id}-include`}>Show</label>
           <select id={`${id}-include`} value={include} onChange={(event) => setFilter('include', event.target.value === 'all' ? 'all' : '')} className={controlClass}>
             <option value="unscheduled">Not yet scheduled</option>
             <option value="all">All visits of the month</option>
           </select>
-        </label>
+        </div>
       </form>
       {visits.isError ? <Alert>{messageOf(visits.error)}</Alert> : null}
       <p role="status" className="text-sm text-slate-700">
