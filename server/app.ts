@@ -137,7 +137,7 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerNulCharacterGuard(app);
-  registerRequestIdHeader(app);
+  registerRequestIdHeader(app, config.instanceName);
   registerGracefulClose(app);
 
   // The map's tile server may serve images to every page (the staff map is a client-side screen).

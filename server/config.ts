@@ -94,6 +94,7 @@ export function fastifyTrustProxy(setting: TrustProxySetting): false | string[] 
 
 const smsVariables = ['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const;
 const stripeVariables = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
+const storageVariables = ['STORAGE_URL', 'STORAGE_BUCKET', 'STORAGE_ACCESS_KEY_ID', 'STORAGE_SECRET_ACCESS_KEY'] as const;
 
 const envSchema = z
   .object({
@@ -119,6 +120,12 @@ const envSchema = z
     SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
     SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(12),
     TRUST_PROXY: trustProxySchema,
+    // Several instances behind a load balancer (issue 23): each names itself in X-Served-By.
+    INSTANCE_NAME: z
+      .string()
+      .trim()
+      .regex(/^[\w.-]{1,64}$/, 'INSTANCE_NAME: letters, digits, dots, dashes and underscores, at most 64')
+      .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     CLIENT_DIR: z.string().min(1).default('./build/client'),
     // Geocoding batches (issue 9; the providers' own variables are with GEOCODER).
@@ -173,6 +180,27 @@ const envSchema = z
     STRIPE_API_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).default('https://api.stripe.com')),
     /** The longest wait for one answer of Stripe's API. */
     STRIPE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
+    // Photos in an S3-compatible store (issue 23, decision 028-b); unset, files under DATA_DIR/uploads.
+    STORAGE_URL: z.preprocess(
+      emptyAsUnset,
+      z
+        .url({ protocol: /^https?$/, error: 'must be the endpoint as an http:// or https:// URL, e.g. https://s3.us-east-1.amazonaws.com' })
+        .refine((value) => /^https?:\/\/[^/?#]+\/?$/.test(value), 'must be the endpoint alone (scheme, host, port), without a path: the bucket goes in STORAGE_BUCKET')
+        .optional(),
+    ),
+    STORAGE_BUCKET: z.preprocess(
+      emptyAsUnset,
+      z
+        .string()
+        .trim()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens')
+        .optional(),
+    ),
+    STORAGE_ACCESS_KEY_ID: z.preprocess(emptyAsUnset, z.string().trim().min(1).max(256).optional()),
+    STORAGE_SECRET_ACCESS_KEY: z.preprocess(emptyAsUnset, z.string().trim().min(1).max(256).optional()),
+    STORAGE_REGION: z.preprocess(emptyAsUnset, z.string().trim().regex(/^[a-z0-9-]{2,40}$/, 'must be a region name such as us-east-1 (R2: auto)').default('us-east-1')),
+    /** Bucket in the path (http://host/bucket/key) rather than the host name; unset: true except on AWS's own endpoints. */
+    STORAGE_FORCE_PATH_STYLE: z.preprocess(emptyAsUnset, booleanFlag.optional()),
     /** Login requests allowed per address per minute (failed attempts are throttled separately). */
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Chat messages allowed per address per minute. */
@@ -206,6 +234,10 @@ const envSchema = z
     message: `${stripeVariables.join(' and ')} go together: set both (customers pay invoices online through Stripe) or neither (no online payment)`,
     path: ['STRIPE_SECRET_KEY'],
   })
+  .refine((env) => storageVariables.every((name) => Boolean(env[name])) || storageVariables.every((name) => !env[name]), {
+    message: `${storageVariables.join(', ')} go together: set all four (photos in that bucket) or none (photos under DATA_DIR/uploads)`,
+    path: ['STORAGE_URL'],
+  })
   .refine((env) => env.GEOCODER !== 'google' || Boolean(env.GOOGLE_MAPS_API_KEY), {
     message: geocodingMessages.apiKeyMissing,
     path: ['GOOGLE_MAPS_API_KEY'],
@@ -235,6 +267,8 @@ export type AppConfig = {
   businessTimeZone: string;
   session: { idleMinutes: number; absoluteHours: number };
   trustProxy: TrustProxySetting;
+  /** INSTANCE_NAME: sent as X-Served-By on every answer, so an operator sees which instance answered. */
+  instanceName: string | undefined;
   logLevel: string;
   clientDir: string;
   geocodingBatch: { pauseMs: number; rateLimitBackoffMs: number };
@@ -267,6 +301,15 @@ export type AppConfig = {
     stripe: { apiUrl: string; secretKey: string; webhookSecret: string } | undefined;
     timeoutMs: number;
   };
+  /**
+   * Where photos and signatures are kept (issue 23, decision 028-b). `s3` unset: files under
+   * DATA_DIR/uploads. The secret access key stays on the server: only the S3 adapter reads it
+   * (never sent to the browser, never logged: `secretAccessKey` is a redacted key, server/logging.ts;
+   * never written to a backup).
+   */
+  storage: {
+    s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean } | undefined;
+  };
   company: CompanyProfile;
   map: { tileUrl: string; tileAttribution: string };
   /**
@@ -281,6 +324,11 @@ export type AppConfig = {
     nominatim: { url: string; userAgent: string };
   };
 };
+
+/** AWS's own S3 endpoints take the bucket in the host name (virtual-hosted style); other stores usually want it in the path. */
+function isAwsEndpoint(url: string): boolean {
+  return /(^|\.)amazonaws\.com(\.cn)?$/.test(new URL(url).hostname);
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -309,6 +357,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     businessTimeZone: env.TZ_BUSINESS,
     session: { idleMinutes: env.SESSION_IDLE_MINUTES, absoluteHours: env.SESSION_ABSOLUTE_HOURS },
     trustProxy: env.TRUST_PROXY,
+    instanceName: env.INSTANCE_NAME,
     logLevel: env.LOG_LEVEL,
     clientDir: path.resolve(env.CLIENT_DIR),
     geocodingBatch: { pauseMs: env.GEOCODER_PAUSE_MS, rateLimitBackoffMs: env.GEOCODER_BACKOFF_MS },
@@ -340,6 +389,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           ? { apiUrl: env.STRIPE_API_URL.replace(/\/+$/, ''), secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET }
           : undefined,
       timeoutMs: env.STRIPE_TIMEOUT_MS,
+    },
+    storage: {
+      s3:
+        env.STORAGE_URL && env.STORAGE_BUCKET && env.STORAGE_ACCESS_KEY_ID && env.STORAGE_SECRET_ACCESS_KEY
+          ? {
+              endpoint: env.STORAGE_URL.replace(/\/+$/, ''),
+              bucket: env.STORAGE_BUCKET,
+              region: env.STORAGE_REGION,
+              accessKeyId: env.STORAGE_ACCESS_KEY_ID,
+              secretAccessKey: env.STORAGE_SECRET_ACCESS_KEY,
+              forcePathStyle: env.STORAGE_FORCE_PATH_STYLE ?? !isAwsEndpoint(env.STORAGE_URL),
+            }
+          : undefined,
     },
     company: companyProfileFrom(env),
     map: { tileUrl: env.MAP_TILE_URL, tileAttribution: env.MAP_TILE_ATTRIBUTION },

@@ -19,7 +19,7 @@ export function requestIdFor(request: Pick<IncomingMessage, 'headers'>): string 
   return value && safeRequestId.test(value) ? value : randomUUID();
 }
 
-const secretKeys = ['password', 'currentPassword', 'newPassword', 'passwordHash', 'password_hash', 'token', 'tokenHash', 'apiKey', 'api_key', 'secret', 'authToken', 'auth_token', 'secretKey', 'secret_key', 'webhookSecret', 'webhook_secret', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];
+const secretKeys = ['password', 'currentPassword', 'newPassword', 'passwordHash', 'password_hash', 'token', 'tokenHash', 'apiKey', 'api_key', 'secret', 'authToken', 'auth_token', 'secretKey', 'secret_key', 'webhookSecret', 'webhook_secret', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'secretAccessKey', 'STORAGE_SECRET_ACCESS_KEY'];
 
 export const redactPaths = [
   'req.headers.cookie',
@@ -82,9 +82,13 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Lo
   } as LoggerOptions;
 }
 
-/** Echoes the request id, so a user's report ("it failed, id ...") finds its log lines. */
-export function registerRequestIdHeader(app: FastifyInstance): void {
+/**
+ * Echoes the request id, so a user's report ("it failed, id ...") finds its log lines; with
+ * several instances (INSTANCE_NAME), which one answered (X-Served-By).
+ */
+export function registerRequestIdHeader(app: FastifyInstance, instanceName?: string): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header(requestIdHeader, request.id);
+    if (instanceName) reply.header('x-served-by', instanceName);
   });
 }

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStaff, createTestApp, sessionCookieFrom, testPassword, type TestContext } from '#tests/support/test-app.ts';
+import { createStaff, createTestApp, sessionCookieFrom, testConfig, testPassword, type TestContext } from '#tests/support/test-app.ts';
 import { sessionCookieName } from '#server/plugins/session.ts';
 import { staffUsers } from '#server/db/schema/index.ts';
 
@@ -100,6 +100,21 @@ describe('request ids', () => {
       const response = await context.app.inject({ method: 'GET', url: '/healthz', headers: header === undefined ? {} : { 'x-request-id': header } });
       expect(response.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     }
+  });
+});
+
+describe('which instance answered (issue 23)', () => {
+  it('names itself in X-Served-By when INSTANCE_NAME is set, and says nothing otherwise', async () => {
+    expect((await context.app.inject({ method: 'GET', url: '/healthz' })).headers['x-served-by']).toBeUndefined();
+    const named = await createTestApp({ env: { INSTANCE_NAME: 'web-2' } });
+    try {
+      for (const url of ['/healthz', '/api/admin/session', '/api/public/no-such-route']) {
+        expect((await named.app.inject({ method: 'GET', url })).headers['x-served-by'], url).toBe('web-2');
+      }
+    } finally {
+      await named.close();
+    }
+    expect(() => testConfig({ INSTANCE_NAME: 'two words' })).toThrow(/INSTANCE_NAME/);
   });
 });
 
