@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { assertSafeKey, type ObjectStorage, type StoredObject } from './object-storage.ts';
@@ -48,6 +49,34 @@ export function createFileStorage(root: string): ObjectStorage {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
       }
+    },
+
+    async open(key) {
+      const target = pathOf(key);
+      let handle;
+      try {
+        handle = await fs.open(target, 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+      const { size } = await handle.stat();
+      return { stream: createReadStream('', { fd: handle, autoClose: true }), size, contentType: contentTypes[path.extname(target)] ?? 'application/octet-stream' };
+    },
+
+    async *list() {
+      let entries;
+      try {
+        entries = await fs.readdir(uploadsRoot, { recursive: true, withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      const keys = entries
+        .filter((entry) => entry.isFile() && !entry.name.endsWith('.partial'))
+        .map((entry) => path.relative(uploadsRoot, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+        .sort();
+      yield* keys;
     },
 
     async delete(key) {

@@ -85,7 +85,8 @@ export async function customerRoutes(app: FastifyInstance, { customers }: Option
         .header('cache-control', 'no-store')
         .header('x-content-type-options', 'nosniff')
         .header('content-disposition', 'inline')
-        .send(photo.bytes);
+        .header('content-length', photo.size)
+        .send(photo.stream);
     });
   }
 

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   customerDeleteBlockedMessage,
@@ -282,15 +283,15 @@ export function createCustomerService(options: { db: Database; storage: ObjectSt
       }
     },
 
-    /** The bytes of one version of a photo, with its content type. */
-    async photoFile(id: string, photoId: string, variant: 'display' | 'thumbnail'): Promise<{ bytes: Buffer; contentType: string }> {
+    /** One version of a photo as a stream (from the disk or the bucket), with its length and content type. */
+    async photoFile(id: string, photoId: string, variant: 'display' | 'thumbnail'): Promise<{ stream: Readable; size: number; contentType: string }> {
       const customer = customerId(id);
       if (!isUuid(photoId)) throw photoNotFound();
       const photo = await repository.findPhoto(customer, photoId);
       if (!photo) throw photoNotFound();
-      const stored = await storage.get(variant === 'display' ? photo.objectKey : thumbnailKeyOf(photo.objectKey));
+      const stored = await storage.open(variant === 'display' ? photo.objectKey : thumbnailKeyOf(photo.objectKey));
       if (!stored) throw photoNotFound();
-      return { bytes: stored.bytes, contentType: photo.contentType };
+      return { stream: stored.stream, size: stored.size, contentType: photo.contentType };
     },
 
     async removePhoto(id: string, photoId: string, actor: AuditActor): Promise<void> {
