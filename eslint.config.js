@@ -78,7 +78,7 @@ export default tseslint.config(
   },
   {
     // Build tooling, scripts, tests and benchmarks may read the environment directly.
-    files: ['server/config.ts', 'vite.config.ts', 'scripts/**', 'tests/**', 'bench/**', 'playwright.config.ts', 'eslint.config.js'],
+    files: ['server/config.ts', 'vite.config.ts', 'scripts/**', 'tests/**', 'bench/**', 'playwright.config.ts', 'playwright.scale.config.ts', 'eslint.config.js'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   { files: ['server/**/*.ts'], ignores: ['server/config.ts'], rules: { 'no-restricted-syntax': ['error', processEnvRule, doubleCastRule] } },
