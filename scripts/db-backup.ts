@@ -5,12 +5,14 @@
  *
  * Uses DATABASE_URL (PostgreSQL: runs while the server runs, from one consistent snapshot) when
  * set, else the embedded database in DATA_DIR, which only one process may open: stop the server
- * first. Restore with npm run db:restore FILE. See decision 017-e.
+ * first. Photos come from the S3 bucket when STORAGE_URL is set (decision 028-b), else from
+ * DATA_DIR/uploads. Restore with npm run db:restore FILE. See decision 017-e.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createObjectStorage, describeObjectStorage } from '#server/adapters/storage/index.ts';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { BackupError, createBackup, defaultBackupFileName } from '#server/db/backup.ts';
 import { DataDirLockedError } from '#server/db/data-dir-lock.ts';
@@ -39,12 +41,13 @@ async function main(): Promise<number> {
   // Long work: no statement timeout (PostgreSQL), unlike the server's pool.
   const database = await openConfiguredDatabase({ ...config, databaseStatementTimeoutMs: 0 });
   try {
-    const { manifest } = await createBackup({ database, uploadsDir: path.join(config.dataDir, 'uploads'), outFile, appVersion });
+    const storage = config.storage.s3 ? createObjectStorage(config) : undefined;
+    const { manifest } = await createBackup({ database, uploadsDir: path.join(config.dataDir, 'uploads'), storage, outFile, appVersion });
     const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);
     const size = fs.statSync(outFile).size;
     process.stdout.write(
       `Backed up ${rows} rows in ${manifest.tables.length} tables and ${manifest.files.length} uploaded files ` +
-        `(${database.kind === 'pglite' ? config.dataDir : 'PostgreSQL'}) to ${outFile} ` +
+        `(${database.kind === 'pglite' ? config.dataDir : 'PostgreSQL'}; photos from ${describeObjectStorage(config)}) to ${outFile} ` +
         `(${(size / 1024 / 1024).toFixed(1)} MB, ${((performance.now() - started) / 1000).toFixed(1)} s).\n`,
     );
     return 0;

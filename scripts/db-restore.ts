@@ -4,11 +4,13 @@
  *   npm run db:restore FILE
  *
  * The target is DATABASE_URL (an empty PostgreSQL database) when set, else DATA_DIR (an empty or
- * new directory); the uploads go to DATA_DIR/uploads either way. A target with any data is
+ * new directory); the uploads go to the S3 bucket when STORAGE_URL is set (an empty one), else to
+ * DATA_DIR/uploads. A target with any data is
  * refused. Start the server afterwards as usual. See decision 017-e.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createObjectStorage, describeObjectStorage } from '#server/adapters/storage/index.ts';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { BackupError, restoreBackup } from '#server/db/backup.ts';
 import { DataDirLockedError } from '#server/db/data-dir-lock.ts';
@@ -34,10 +36,12 @@ async function main(): Promise<number> {
   // Long work: no statement timeout (PostgreSQL), unlike the server's pool.
   const database = await openConfiguredDatabase({ ...config, databaseStatementTimeoutMs: 0 });
   try {
-    const result = await restoreBackup({ database, uploadsDir: path.join(config.dataDir, 'uploads'), archive: path.resolve(invokedFrom, positionals[0]!) });
+    const storage = config.storage.s3 ? createObjectStorage(config) : undefined;
+    const result = await restoreBackup({ database, uploadsDir: path.join(config.dataDir, 'uploads'), storage, archive: path.resolve(invokedFrom, positionals[0]!) });
     process.stdout.write(
       `Restored ${result.rows} rows and ${result.files} uploaded files from the backup of ${result.manifest.createdAt} ` +
         `(version ${result.manifest.appVersion}) into ${database.kind === 'pglite' ? config.dataDir : 'PostgreSQL'} ` +
+        `(photos into ${describeObjectStorage(config)}) ` +
         `in ${((performance.now() - started) / 1000).toFixed(1)} s.\n`,
     );
     return 0;

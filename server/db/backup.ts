@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { sql } from 'drizzle-orm';
 import * as tar from 'tar';
 import { z } from 'zod';
+import { assertSafeKey, contentTypeOfKey, type ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import { removedSecretBody } from '#server/modules/email/index.ts';
 import type { Database, DatabaseHandle } from './client.ts';
 
@@ -15,7 +16,8 @@ import type { Database, DatabaseHandle } from './client.ts';
  *
  *   manifest.json             what is inside: version, date, migration level, row counts, checksums
  *   database/<table>.ndjson   every row of every table of the schema, one JSON object per line
- *   uploads/<key>             every file under DATA_DIR/uploads (customer photos)
+ *   uploads/<key>             every file under DATA_DIR/uploads (customer photos), or every
+ *                             object of the bucket when photos are in S3 (decision 028-b)
  *
  * The rows are read in one REPEATABLE READ, READ ONLY transaction (one snapshot: consistent
  * across tables) with SQL only, so the same code backs up PGlite and PostgreSQL. Each row is
@@ -202,13 +204,47 @@ async function listFiles(root: string): Promise<string[]> {
     .sort();
 }
 
-async function write(stream: WriteStream, text: string): Promise<void> {
+async function write(stream: WriteStream, text: string | Buffer): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');
 }
 
 async function closeStream(stream: WriteStream): Promise<void> {
   stream.end();
   await once(stream, 'finish');
+}
+
+/**
+ * Every object of the store into staging/uploads/<key>, each hashed as it is written. An object
+ * deleted since the listing is left out (as a file deleted during a file backup); a key this
+ * product would not make (a bucket shared with something else) stops the backup.
+ */
+async function copyObjects(storage: ObjectStorage, staging: string): Promise<BackupManifest['files']> {
+  const files: BackupManifest['files'] = [];
+  for await (const key of storage.list()) {
+    try {
+      assertSafeKey(key);
+    } catch {
+      throw new BackupError(`The bucket holds an object this product did not write (${JSON.stringify(key.slice(0, 200))}): give the photos a bucket of their own.`);
+    }
+    const opened = await storage.open(key);
+    if (!opened) continue;
+    const target = path.join(staging, 'uploads', ...key.split('/'));
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const stream = createWriteStream(target, { mode: privateFileMode });
+    try {
+      for await (const chunk of opened.stream) {
+        hash.update(chunk as Buffer);
+        bytes += (chunk as Buffer).length;
+        await write(stream, chunk as Buffer);
+      }
+    } finally {
+      await closeStream(stream);
+    }
+    files.push({ path: `uploads/${key}`, bytes, sha256: hash.digest('hex') });
+  }
+  return files;
 }
 
 // Backup -----------------------------------------------------------------------------------------
@@ -220,7 +256,15 @@ export type BackupResult = { file: string; manifest: BackupManifest };
  * snapshot is taken first, then the uploads are read: a photo added meanwhile may be in the
  * archive without its row, never the other way round, except one deleted during the backup.
  */
-export async function createBackup(options: { database: DatabaseHandle; uploadsDir: string; outFile: string; appVersion: string; now?: Date }): Promise<BackupResult> {
+export async function createBackup(options: {
+  database: DatabaseHandle;
+  uploadsDir: string;
+  /** The photos' S3 store (decision 028-b): its objects are read instead of uploadsDir. */
+  storage?: ObjectStorage;
+  outFile: string;
+  appVersion: string;
+  now?: Date;
+}): Promise<BackupResult> {
   const outFile = path.resolve(options.outFile);
   await fs.mkdir(path.dirname(outFile), { recursive: true });
   const staging = await fs.mkdtemp(path.join(path.dirname(outFile), '.hvac-backup-'));
@@ -266,8 +310,8 @@ export async function createBackup(options: { database: DatabaseHandle; uploadsD
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
 
-    const files: BackupManifest['files'] = [];
-    for (const relative of await listFiles(options.uploadsDir)) {
+    const files: BackupManifest['files'] = options.storage ? await copyObjects(options.storage, staging) : [];
+    for (const relative of options.storage ? [] : await listFiles(options.uploadsDir)) {
       const source = path.join(options.uploadsDir, ...relative.split('/'));
       const target = path.join(staging, 'uploads', ...relative.split('/'));
       await fs.mkdir(path.dirname(target), { recursive: true });
@@ -327,13 +371,16 @@ async function tablesWithRows(db: Executor): Promise<string[]> {
 }
 
 /** Why the target cannot take a restore, or undefined when it is empty. */
-export async function describeNonEmptyTarget(database: DatabaseHandle, uploadsDir: string): Promise<string | undefined> {
+export async function describeNonEmptyTarget(database: DatabaseHandle, uploadsDir: string, storage?: ObjectStorage): Promise<string | undefined> {
   const tables = await tablesWithRows(database.db);
   const files = await listFiles(uploadsDir);
-  if (tables.length === 0 && files.length === 0) return undefined;
+  let objects = 0;
+  if (storage) for await (const _key of storage.list()) objects += 1;
+  if (tables.length === 0 && files.length === 0 && objects === 0) return undefined;
   const what = [
     ...(tables.length > 0 ? [`the database has rows in ${tables.join(', ')}`] : []),
     ...(files.length > 0 ? [`${uploadsDir} holds ${files.length} file(s)`] : []),
+    ...(objects > 0 ? [`the photos' bucket holds ${objects} object(s)`] : []),
   ];
   return (
     `Refusing to restore: the target is not empty (${what.join('; ')}). ` +
@@ -392,12 +439,18 @@ export type RestoreResult = { manifest: BackupManifest; rows: number; files: num
  * migration level, same tables and columns, every checksum), then all rows in one transaction,
  * then the uploads moved into place. A failed restore leaves the target as empty as it was.
  */
-export async function restoreBackup(options: { database: DatabaseHandle; uploadsDir: string; archive: string }): Promise<RestoreResult> {
+export async function restoreBackup(options: {
+  database: DatabaseHandle;
+  uploadsDir: string;
+  /** The photos' S3 store (decision 028-b): the uploads are written there instead of uploadsDir. */
+  storage?: ObjectStorage;
+  archive: string;
+}): Promise<RestoreResult> {
   const archive = path.resolve(options.archive);
   await fs.access(archive).catch(() => {
     throw new BackupError(`No such backup file: ${archive}`);
   });
-  const refusal = await describeNonEmptyTarget(options.database, options.uploadsDir);
+  const refusal = await describeNonEmptyTarget(options.database, options.uploadsDir, options.storage);
   if (refusal) throw new BackupError(refusal);
 
   const stagingParent = path.dirname(path.resolve(options.uploadsDir));
@@ -487,7 +540,12 @@ export async function restoreBackup(options: { database: DatabaseHandle; uploads
       }
     });
 
-    if (manifest.files.length > 0) {
+    if (options.storage) {
+      for (const file of manifest.files) {
+        const key = file.path.slice('uploads/'.length);
+        await options.storage.put(key, await fs.readFile(path.join(staging, ...file.path.split('/'))), contentTypeOfKey(key));
+      }
+    } else if (manifest.files.length > 0) {
       await fs.rm(options.uploadsDir, { recursive: true, force: true });
       await fs.rename(path.join(staging, 'uploads'), options.uploadsDir);
     }

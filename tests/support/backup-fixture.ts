@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as tar from 'tar';
 import { createFileStorage } from '#server/adapters/storage/file-storage.ts';
+import type { ObjectStorage } from '#server/adapters/storage/object-storage.ts';
 import { createBackup, type BackupManifest } from '#server/db/backup.ts';
 import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
 import { seedDemoData } from '#server/db/seed/demo-data.ts';
@@ -25,8 +26,8 @@ export async function newBackupPlace(workDir: string, name: string, cleanups: ((
   return { dataDir, uploadsDir, databaseUrl: created.url, open: () => openDatabase({ kind: 'postgres', url: created.url, poolSize: 2 }) };
 }
 
-/** Seeds the place (a staff account, a few customers and work orders, one photo) and backs it up to `archive`. */
-export async function seedAndBackUp(place: BackupPlace, archive: string): Promise<BackupManifest> {
+/** Seeds the place (a staff account, a few customers and work orders, one photo: in `storage` when given) and backs it up to `archive`. */
+export async function seedAndBackUp(place: BackupPlace, archive: string, storage?: ObjectStorage): Promise<BackupManifest> {
   const database = await place.open();
   try {
     await seedDemoData(database.db, { customers: 5, workOrders: 10 });
@@ -34,14 +35,14 @@ export async function seedAndBackUp(place: BackupPlace, archive: string): Promis
     const [customer] = await database.query<{ id: string }>('select id from customers order by id limit 1');
     const key = `customers/${customer!.id}/1700000000000_front.png`;
     const bytes = await png(16, 16);
-    await createFileStorage(place.uploadsDir).put(key, bytes, 'image/png');
+    await (storage ?? createFileStorage(place.uploadsDir)).put(key, bytes, 'image/png');
     await database.query('insert into customer_photos (customer_id, object_key, content_type, width, height, size_bytes) values ($1, $2, $3, 16, 16, $4)', [
       customer!.id,
       key,
       'image/png',
       bytes.length,
     ]);
-    return (await createBackup({ database, uploadsDir: place.uploadsDir, outFile: archive, appVersion: '0.1.0-test' })).manifest;
+    return (await createBackup({ database, uploadsDir: place.uploadsDir, storage, outFile: archive, appVersion: '0.1.0-test' })).manifest;
   } finally {
     await database.close();
   }

@@ -226,3 +226,52 @@ describe('online card payment (STRIPE_*)', () => {
     expect(problemsOf({ STRIPE_TIMEOUT_MS: '10' })[0]).toMatch(/^STRIPE_TIMEOUT_MS: /);
   });
 });
+
+describe('photo storage settings (issue 23, decision 028-b)', () => {
+  const s3 = { STORAGE_URL: 'http://127.0.0.1:9000', STORAGE_BUCKET: 'hvac-photos', STORAGE_ACCESS_KEY_ID: 'minio', STORAGE_SECRET_ACCESS_KEY: 'minio-secret-123' };
+
+  it('keeps photos under DATA_DIR/uploads when STORAGE_URL is unset (or empty)', () => {
+    expect(loadConfig({}).storage.s3).toBeUndefined();
+    expect(loadConfig({ STORAGE_URL: '', STORAGE_BUCKET: '', STORAGE_ACCESS_KEY_ID: '', STORAGE_SECRET_ACCESS_KEY: '' }).storage.s3).toBeUndefined();
+  });
+
+  it('reads the bucket settings, with us-east-1 and path-style addressing for a custom endpoint by default', () => {
+    expect(loadConfig(s3).storage.s3).toEqual({
+      endpoint: 'http://127.0.0.1:9000',
+      bucket: 'hvac-photos',
+      region: 'us-east-1',
+      accessKeyId: 'minio',
+      secretAccessKey: 'minio-secret-123',
+      forcePathStyle: true,
+    });
+    const aws = loadConfig({ ...s3, STORAGE_URL: 'https://s3.eu-west-1.amazonaws.com/', STORAGE_REGION: 'eu-west-1' }).storage.s3;
+    expect(aws).toMatchObject({ endpoint: 'https://s3.eu-west-1.amazonaws.com', region: 'eu-west-1', forcePathStyle: false });
+    expect(loadConfig({ ...s3, STORAGE_FORCE_PATH_STYLE: 'false' }).storage.s3?.forcePathStyle).toBe(false);
+    expect(loadConfig({ ...s3, STORAGE_URL: 'https://s3.us-east-1.amazonaws.com', STORAGE_FORCE_PATH_STYLE: 'true' }).storage.s3?.forcePathStyle).toBe(true);
+    expect(loadConfig({ ...s3, STORAGE_REGION: 'auto' }).storage.s3?.region).toBe('auto');
+  });
+
+  it('stops the start when the four variables are not set together', () => {
+    const together = 'STORAGE_URL: STORAGE_URL, STORAGE_BUCKET, STORAGE_ACCESS_KEY_ID, STORAGE_SECRET_ACCESS_KEY go together: set all four (photos in that bucket) or none (photos under DATA_DIR/uploads)';
+    expect(problemsOf({ STORAGE_URL: s3.STORAGE_URL })).toEqual([together]);
+    expect(problemsOf({ ...s3, STORAGE_BUCKET: '' })).toEqual([together]);
+    expect(problemsOf({ ...s3, STORAGE_SECRET_ACCESS_KEY: '' })).toEqual([together]);
+    expect(problemsOf({ STORAGE_BUCKET: 'hvac-photos' })).toEqual([together]);
+  });
+
+  it('explains a wrong endpoint, bucket name, region or flag', () => {
+    expect(problemsOf({ ...s3, STORAGE_URL: 'ftp://files.example.com' })[0]).toMatch(/^STORAGE_URL: must be the endpoint as an http:\/\/ or https:\/\/ URL/);
+    expect(problemsOf({ ...s3, STORAGE_URL: 'https://s3.example.com/hvac-photos' })).toEqual([
+      'STORAGE_URL: must be the endpoint alone (scheme, host, port), without a path: the bucket goes in STORAGE_BUCKET',
+    ]);
+    expect(problemsOf({ ...s3, STORAGE_BUCKET: 'HVAC_Photos' })).toEqual(['STORAGE_BUCKET: must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens']);
+    expect(problemsOf({ ...s3, STORAGE_REGION: 'US East' })).toEqual(['STORAGE_REGION: must be a region name such as us-east-1 (R2: auto)']);
+    expect(problemsOf({ ...s3, STORAGE_FORCE_PATH_STYLE: 'maybe' })).toEqual(['STORAGE_FORCE_PATH_STYLE: must be true or false']);
+  });
+
+  it('never puts the secret key in a configuration error', () => {
+    const problems = problemsOf({ ...s3, STORAGE_BUCKET: 'x' }).join('\n');
+    expect(problems).toContain('STORAGE_BUCKET');
+    expect(problems).not.toContain('minio-secret-123');
+  });
+});

@@ -2,14 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { assertSafeKey, type ObjectStorage, type StoredObject } from './object-storage.ts';
-
-const contentTypes: Record<string, string> = {
-  '.webp': 'image/webp',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-};
+import { assertSafeKey, contentTypeOfKey, type ObjectStorage, type StoredObject } from './object-storage.ts';
 
 /**
  * Objects as files under `root` (DATA_DIR/uploads): the key is the relative path. Every path is
@@ -44,7 +37,7 @@ export function createFileStorage(root: string): ObjectStorage {
       const target = pathOf(key);
       try {
         const bytes = await fs.readFile(target);
-        return { bytes, contentType: contentTypes[path.extname(target)] ?? 'application/octet-stream' };
+        return { bytes, contentType: contentTypeOfKey(key) };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
@@ -61,7 +54,7 @@ export function createFileStorage(root: string): ObjectStorage {
         throw error;
       }
       const { size } = await handle.stat();
-      return { stream: createReadStream('', { fd: handle, autoClose: true }), size, contentType: contentTypes[path.extname(target)] ?? 'application/octet-stream' };
+      return { stream: createReadStream('', { fd: handle, autoClose: true }), size, contentType: contentTypeOfKey(key) };
     },
 
     async *list() {

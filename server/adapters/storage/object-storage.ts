@@ -26,6 +26,19 @@ export interface ObjectStorage {
   list(): AsyncIterable<string>;
 }
 
+const contentTypes: Record<string, string> = {
+  '.webp': 'image/webp',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+};
+
+/** The content type a key's ending says (the server names every object it writes with one of these). */
+export function contentTypeOfKey(key: string): string {
+  const dot = key.lastIndexOf('.');
+  return (dot === -1 ? undefined : contentTypes[key.slice(dot).toLowerCase()]) ?? 'application/octet-stream';
+}
+
 const keyPattern = /^[a-z0-9][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)*$/;
 
 /** Throws unless the key has the shape the server makes (a defence in depth: callers build keys themselves). */
