@@ -422,6 +422,7 @@ describe('photos', () => {
     const thumbnail = await api('GET', photos[0]!.thumbnailUrl, techCookie);
     expect(thumbnail.statusCode).toBe(200);
     expect(thumbnail.headers['content-type']).toBe('image/webp');
+    expect(thumbnail.headers['content-length']).toBe(String(thumbnail.rawPayload.length));
     expect(thumbnail.headers['cache-control']).toBe('no-store');
     // Sarah has no job at this customer: the photo does not exist for her.
     expect((await api('GET', photos[0]!.thumbnailUrl, otherTechCookie)).statusCode).toBe(404);

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParamsSchema, mediaResponse } from '#shared/api.ts';
@@ -27,13 +28,10 @@ import type { TechService } from './tech.service.ts';
 type Options = { tech: TechService };
 
 /** An image of a customer: personal data, never kept by the browser's HTTP cache (the app keeps its own copy). */
-function sendImage(reply: FastifyReply, image: { bytes: Buffer; contentType: string }) {
-  return reply
-    .type(image.contentType)
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .header('content-disposition', 'inline')
-    .send(image.bytes);
+function sendImage(reply: FastifyReply, image: { contentType: string } & ({ bytes: Buffer } | { stream: Readable; size: number })) {
+  reply.type(image.contentType).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').header('content-disposition', 'inline');
+  // A photo comes as a stream from the disk or the bucket (decision 028-b), sent with its length.
+  return 'stream' in image ? reply.header('content-length', image.size).send(image.stream) : reply.send(image.bytes);
 }
 
 /**

@@ -587,9 +587,9 @@ export function createTechService(options: TechServiceOptions) {
       if (!isUuid(photoId)) throw photoNotFound();
       const photo = await repository.photoForTechnician(technicianId, photoId.toLowerCase());
       if (!photo) throw photoNotFound();
-      const stored = await storage.get(variant === 'display' ? photo.objectKey : thumbnailKeyOf(photo.objectKey));
+      const stored = await storage.open(variant === 'display' ? photo.objectKey : thumbnailKeyOf(photo.objectKey));
       if (!stored) throw photoNotFound();
-      return { bytes: stored.bytes, contentType: photo.contentType };
+      return { stream: stored.stream, size: stored.size, contentType: photo.contentType };
     },
 
     /** The customer's signature of a completed visit: the assigned technician's (or, with no user, the office's). */
