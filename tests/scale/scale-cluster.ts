@@ -4,11 +4,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { withAdminClient } from '../support/postgres-admin.ts';
+import { startFakeS3Server } from '../support/fake-s3-server.ts';
 import { startTestSmtpServer } from '../support/smtp-server.ts';
 
 /**
- * The scaled set-up of docs/deploy.md on this machine (issue 23): one PostgreSQL database, three
- * instances of the built server, and Debian's nginx in front of them, round robin, with the
+ * The scaled set-up of docs/deploy.md on this machine (issue 23): one PostgreSQL database, one S3
+ * bucket (tests/support/fake-s3-server.ts), three instances of the built server, and Debian's nginx
+ * in front of them, round robin, with the
  * product's own proxy settings (deploy/nginx/hvac-proxy.conf). Playwright's global setup starts
  * it; the tests read `ScaleState` from the state file and drive everything through nginx.
  */
@@ -71,6 +73,7 @@ function logTo(child: ChildProcess, file: string): void {
 
 const children: ChildProcess[] = [];
 let stopSmtp: (() => Promise<void>) | undefined;
+let stopS3: (() => Promise<void>) | undefined;
 let databaseToDrop: { adminUrl: string; name: string } | undefined;
 
 /** Starts the set-up and writes the state file; `stopCluster` undoes it. */
@@ -102,6 +105,9 @@ export async function startCluster(): Promise<ScaleState> {
     return push(...mails);
   };
   stopSmtp = smtp.close;
+  // One bucket for every instance's photos (decision 028-b): an S3 server on 127.0.0.1.
+  const s3 = await startFakeS3Server();
+  stopS3 = s3.close;
 
   const nginxPort = await freePort();
   const siteUrl = `http://127.0.0.1:${nginxPort}`;
@@ -123,6 +129,7 @@ export async function startCluster(): Promise<ScaleState> {
         TRUST_PROXY: '1',
         COMPANY_SITE_URL: siteUrl,
         SMTP_URL: smtp.url,
+        ...s3.env,
         ADMIN_EMAIL: scaleAdmin.email,
         ADMIN_PASSWORD: scaleAdmin.password,
         // The first instance migrates, makes the admin and seeds; the others find it done.
@@ -190,6 +197,7 @@ export async function stopCluster(): Promise<void> {
     ),
   );
   await stopSmtp?.();
+  await stopS3?.();
   if (databaseToDrop) {
     const { adminUrl, name } = databaseToDrop;
     await withAdminClient(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`));

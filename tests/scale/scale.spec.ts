@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
 import pg from 'pg';
 import { validEstimateRequest } from '../support/estimate-fixtures.ts';
+import { webp } from '../support/images.ts';
 import { readScaleState, scaleAdmin, scaleChatLimit, type ScaleState } from './scale-cluster.ts';
 
 // Issue 23: three instances on one PostgreSQL database behind nginx, proven from outside. Every
@@ -96,6 +97,31 @@ test('a change made through one instance reaches a browser whose live stream ano
     await expect(page.getByRole('heading', { name })).toBeVisible({ timeout: 2_000 });
   }
   await expect(page.getByRole('heading', { name })).toBeVisible({ timeout: 2_000 });
+});
+
+test('a photo uploaded through one instance is shown through the others', async ({ request }) => {
+  const signedIn = await request.post(`${state.siteUrl}/api/auth/login`, { data: { email: scaleAdmin.email, password: scaleAdmin.password } });
+  expect(signedIn.status()).toBe(200);
+  const customers = (await (await request.get(`${state.siteUrl}/api/admin/customers?pageSize=1`)).json()) as { customers: { id: string }[] };
+  const customerId = customers.customers[0]!.id;
+  const uploaded = await request.post(`${state.siteUrl}/api/admin/customers/${customerId}/photos`, {
+    multipart: { photos: { name: 'condenser.webp', mimeType: 'image/webp', buffer: await webp() } },
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  const uploader = servedBy(uploaded);
+  const [photo] = ((await uploaded.json()) as { photos: { url: string }[] }).photos;
+  // Asked through nginx until each instance has answered it: the same bytes from every one.
+  const answers = new Map<string, Buffer>();
+  for (let attempt = 0; attempt < 12 && answers.size < state.instances.length; attempt += 1) {
+    const shown = await request.get(`${state.siteUrl}${photo!.url}`);
+    expect(shown.status()).toBe(200);
+    expect(shown.headers()['content-type']).toBe('image/webp');
+    answers.set(servedBy(shown)!, await shown.body());
+  }
+  expect([...answers.keys()].sort()).toEqual(state.instances.map((instance) => instance.name).sort());
+  expect([...answers.keys()].some((name) => name !== uploader)).toBe(true);
+  const [first, ...rest] = [...answers.values()];
+  for (const bytes of rest) expect(bytes.equals(first!)).toBe(true);
 });
 
 test('the chat limit holds across instances: a client gets it once, not once per instance', async ({ request }) => {
