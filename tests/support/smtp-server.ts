@@ -38,11 +38,16 @@ export async function startTestSmtpServer() {
       });
     },
   });
+  // A client that drops its connection (an instance killed mid-delivery) is an ordinary day for a
+  // real mail server: the connection's error is kept, not thrown at the test process.
+  const connectionErrors: Error[] = [];
+  server.on('error', (error: Error) => connectionErrors.push(error));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as { port: number };
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    connectionErrors,
     state,
     hold: () => {
       held = new Promise<void>((resolve) => (releaseHeld = resolve));
