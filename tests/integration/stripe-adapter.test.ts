@@ -66,7 +66,8 @@ function gatewayFor(server: FakeStripeServer, overrides: { secretKey?: string; w
 }
 
 let keyCounter = 0;
-function checkoutRequest(overrides: Partial<CheckoutRequest> = {}): CheckoutRequest {
+type InvoiceCheckoutRequest = Extract<CheckoutRequest, { invoiceId: string }>;
+function checkoutRequest(overrides: Partial<InvoiceCheckoutRequest> = {}): InvoiceCheckoutRequest {
   keyCounter += 1;
   return {
     invoiceId: '0b6f3c2e-8f4a-4a57-9d36-5f0a3c1e2d4b',
@@ -129,6 +130,7 @@ describe('creating a Checkout Session', () => {
       currency: 'usd',
       paymentIntentId: null,
       invoiceId: request.invoiceId,
+      signupId: null,
       expiresAt: expect.any(Date),
     });
     expect(session.expiresAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
@@ -441,11 +443,11 @@ describe("reading Stripe's events", () => {
     expect(receiver.received.map((event) => event.id)).toEqual(order);
 
     const facts = receiver.received.map(interpretStripeEvent);
-    const payment = { kind: 'payment_succeeded', invoiceId: request.invoiceId, paymentIntentId, amountCents: 32_000, currency: 'usd' };
+    const payment = { kind: 'payment_succeeded', invoiceId: request.invoiceId, signupId: null, paymentIntentId, amountCents: 32_000, currency: 'usd' };
     expect(facts[1]).toEqual({ ...payment, sessionId: null });
     expect(facts[3]).toEqual({ ...payment, sessionId: session.sessionId });
     expect(facts[4]).toEqual(facts[1]);
-    const refund = { kind: 'refund_updated', invoiceId: request.invoiceId, paymentIntentId, chargeId: expect.stringMatching(/^ch_/), chargeAmountCents: 32_000, currency: 'usd' };
+    const refund = { kind: 'refund_updated', invoiceId: request.invoiceId, signupId: null, paymentIntentId, chargeId: expect.stringMatching(/^ch_/), chargeAmountCents: 32_000, currency: 'usd' };
     expect(facts[0]).toEqual({ ...refund, refundedTotalCents: 8_000 });
     expect(facts[2]).toEqual({ ...refund, refundedTotalCents: 5_000 });
   });
@@ -469,10 +471,10 @@ describe("reading Stripe's events", () => {
       'payment_intent.succeeded',
       'checkout.session.expired',
     ]);
-    expect(facts[0]).toEqual({ kind: 'payment_pending', invoiceId: request.invoiceId, sessionId: session.sessionId });
+    expect(facts[0]).toEqual({ kind: 'payment_pending', invoiceId: request.invoiceId, signupId: null, sessionId: session.sessionId });
     expect(facts[1]).toMatchObject({ kind: 'payment_succeeded', sessionId: session.sessionId, amountCents: 18_950 });
     expect(facts[2]).toMatchObject({ kind: 'payment_succeeded', paymentIntentId: (facts[1] as { paymentIntentId: string }).paymentIntentId });
-    expect(facts[3]).toEqual({ kind: 'checkout_expired', invoiceId: request.invoiceId, sessionId: other.sessionId });
+    expect(facts[3]).toEqual({ kind: 'checkout_expired', invoiceId: request.invoiceId, signupId: null, sessionId: other.sessionId });
 
     const unknown = { ...receiver.received[0]!, type: 'customer.created' };
     expect(interpretStripeEvent(unknown)).toEqual({ kind: 'ignored', eventType: 'customer.created' });
@@ -499,6 +501,7 @@ describe('reading events rendered at another API version', () => {
     expect(interpretStripeEvent({ ...base, id: 'evt_1', type: 'checkout.session.completed', data: { object: session } })).toEqual({
       kind: 'payment_succeeded',
       invoiceId: 'invoice-from-reference',
+      signupId: null,
       paymentIntentId: 'pi_expanded',
       sessionId: 'cs_test_a1expanded',
       amountCents: 4_500,
@@ -508,6 +511,7 @@ describe('reading events rendered at another API version', () => {
     expect(interpretStripeEvent({ ...base, id: 'evt_2', type: 'charge.refunded', data: { object: charge } })).toEqual({
       kind: 'refund_updated',
       invoiceId: null,
+      signupId: null,
       paymentIntentId: null,
       chargeId: 'ch_1',
       refundedTotalCents: 4_500,
@@ -544,5 +548,61 @@ describe("the fake's controls", () => {
     expect(receiver.refusals).toEqual(['signature_mismatch']);
     expect(receiver.received.map((event) => event.id)).toEqual([completed.id]);
     expect((await control('nothing-here')).status).toBe(404);
+  });
+});
+
+describe("a plan sign-up's payment and its refund (decision 027-c)", () => {
+  it('names the sign-up, not an invoice, in the session, the payment intent and every event', async () => {
+    const signupId = '5d0c9a8e-1f2b-4c3d-8e9f-0a1b2c3d4e5f';
+    const session = await gateway.createCheckout({
+      signupId,
+      signupReference: 'PS-5D0C9A8E',
+      productName: 'Premium maintenance plan, first year',
+      amountCents: 28_900,
+      currency: 'usd',
+      successUrl: 'https://www.example.com/MaintenancePlan?checkout={CHECKOUT_SESSION_ID}',
+      cancelUrl: 'https://www.example.com/MaintenancePlan',
+      idempotencyKey: `signup-checkout:${signupId}:1`,
+    });
+    const sent = Object.fromEntries(new URLSearchParams(fake.requests.at(-1)!.body as string));
+    expect(sent).toMatchObject({
+      'line_items[0][price_data][product_data][name]': 'Premium maintenance plan, first year',
+      client_reference_id: signupId,
+      'metadata[signup_id]': signupId,
+      'metadata[signup_reference]': 'PS-5D0C9A8E',
+      'payment_intent_data[metadata][signup_id]': signupId,
+    });
+    expect(Object.keys(sent).some((key) => key.includes('invoice'))).toBe(false);
+    expect(session).toMatchObject({ invoiceId: null, signupId });
+
+    await fake.pay(session.sessionId);
+    const facts = receiver.received.map(interpretStripeEvent);
+    expect(facts.map((fact) => fact.kind)).toEqual(['payment_succeeded', 'payment_succeeded']);
+    for (const fact of facts) expect(fact).toMatchObject({ invoiceId: null, signupId, amountCents: 28_900 });
+  });
+
+  it('refunds the whole payment once per Idempotency-Key, announces charge.refunded, and refuses a second refund', async () => {
+    const session = await gateway.createCheckout(checkoutRequest({ amountCents: 18_900 }));
+    await fake.pay(session.sessionId);
+    const paymentIntentId = (await gateway.retrieveCheckout(session.sessionId)).paymentIntentId!;
+    receiver.received.length = 0;
+
+    const request = { paymentIntentId, metadata: { signup_id: 'abc' }, idempotencyKey: `refund:${paymentIntentId}` };
+    const refund = await gateway.refund(request);
+    expect(refund).toEqual({ refundId: expect.stringMatching(/^re_/), status: 'succeeded', amountCents: 18_900 });
+    expect(Object.fromEntries(new URLSearchParams(fake.requests.at(-1)!.body as string))).toEqual({ payment_intent: paymentIntentId, 'metadata[signup_id]': 'abc' });
+    expect(fake.requests.at(-1)!.headers['idempotency-key']).toBe(request.idempotencyKey);
+    // A double click: the same refund, not a second one.
+    expect(await gateway.refund(request)).toEqual(refund);
+    expect(fake.refunds.size).toBeGreaterThanOrEqual(1);
+    expect(receiver.received.map((event) => event.type)).toEqual(['charge.refunded']);
+    expect(interpretStripeEvent(receiver.received[0]!)).toMatchObject({ kind: 'refund_updated', paymentIntentId, refundedTotalCents: 18_900 });
+
+    const again = await failure(gateway.refund({ ...request, idempotencyKey: `${request.idempotencyKey}:2` }));
+    expect(again.details).toMatchObject({ kind: 'invalid_request', stripeCode: 'charge_already_refunded', retryable: false });
+    const unknown = await failure(gateway.refund({ ...request, paymentIntentId: 'pi_NoSuchPayment', idempotencyKey: 'refund:none' }));
+    expect(unknown.details).toMatchObject({ kind: 'not_found', stripeCode: 'resource_missing' });
+    const notAnId = await failure(gateway.refund({ ...request, paymentIntentId: 'ch_123' }));
+    expect(notAnId.details).toMatchObject({ kind: 'not_found', param: 'paymentIntentId' });
   });
 });

@@ -13,6 +13,9 @@ import { startFakeHttpServer, type FakeAnswer, type RecordedRequest } from './fa
  *   id, `url` = this server's hosted page); honours `Idempotency-Key` (same key and body: the first
  *   answer again, with `Idempotent-Replayed: true`; same key, other body: 400 `idempotency_error`).
  * - `GET /v1/checkout/sessions/:id`, `POST /v1/checkout/sessions/:id/expire`.
+ * - `POST /v1/refunds` (`payment_intent` or `charge`, optional `amount` and `metadata[...]`; the
+ *   same Idempotency-Key rule): a `re_` Refund, `succeeded`, and `charge.refunded` with the
+ *   charge's cumulative `amount_refunded`; 400 `charge_already_refunded` when nothing remains.
  * - Errors in Stripe's shape `{ error: { type, code?, message, param?, doc_url? } }`: 401 for a
  *   missing or wrong key, 400 for a bad parameter, 404 `resource_missing`.
  *
@@ -166,6 +169,7 @@ export async function startFakeStripeServer(
   const sessions = new Map<string, StripeObject>();
   const paymentIntents = new Map<string, StripeObject>();
   const charges = new Map<string, StripeObject>();
+  const refunds = new Map<string, StripeObject>();
   const idempotency = new Map<string, { path: string; body: string; answer: Exclude<FakeAnswer, 'hang'> }>();
   const events: FakeStripeEvent[] = [];
   const deliveries: FakeStripeDelivery[] = [];
@@ -476,7 +480,7 @@ ${body}
       );
     }
 
-    if (request.method === 'POST' && path === '/v1/checkout/sessions') {
+    if (request.method === 'POST' && (path === '/v1/checkout/sessions' || path === '/v1/refunds')) {
       const key = request.headers['idempotency-key'];
       const idempotencyKey = typeof key === 'string' && key !== '' ? key : null;
       if (idempotencyKey) {
@@ -491,7 +495,7 @@ ${body}
           return { ...first.answer, headers: { ...first.answer.headers, 'idempotent-replayed': 'true', 'idempotency-key': idempotencyKey } };
         }
       }
-      const created = createSession(form, request);
+      const created = path === '/v1/refunds' ? await createRefund(form) : createSession(form, request);
       if (idempotencyKey) {
         // Stripe stores the first answer, errors included (not 5xx or 429, which the fake only sends through failNext).
         idempotency.set(idempotencyKey, { path, body, answer: clone(created) });
@@ -567,6 +571,49 @@ ${body}
     return { status: 404, json: { error: 'Unknown control' } };
   }
 
+  /** POST /v1/refunds: checked as Stripe does, then the refund and its charge.refunded. */
+  async function createRefund(form: Map<string, string>): Promise<Exclude<FakeAnswer, 'hang'>> {
+    for (const key of form.keys()) {
+      if (!/^(payment_intent|charge|amount|reason|metadata\[[^\]]+\])$/.test(key)) return invalidRequest(`Received unknown parameter: ${key}`, 'parameter_unknown', key);
+    }
+    const paymentIntentId = form.get('payment_intent');
+    const chargeParam = form.get('charge');
+    if (!paymentIntentId && !chargeParam) return invalidRequest('One of the following params should be provided for this request: payment_intent or charge.', 'parameter_missing');
+    const paymentIntent = paymentIntentId ? paymentIntents.get(paymentIntentId) : undefined;
+    if (paymentIntentId && !paymentIntent) return stripeError(404, { type: 'invalid_request_error', message: `No such payment_intent: '${paymentIntentId}'`, code: 'resource_missing', param: 'payment_intent' });
+    const charge = charges.get(chargeParam ?? String(paymentIntent?.latest_charge));
+    if (!charge) {
+      if (chargeParam) return stripeError(404, { type: 'invalid_request_error', message: `No such charge: '${chargeParam}'`, code: 'resource_missing', param: 'charge' });
+      return invalidRequest(`This PaymentIntent (${paymentIntentId}) does not have a successful charge to refund.`, 'charge_not_refundable', 'payment_intent');
+    }
+    const remaining = Number(charge.amount) - Number(charge.amount_refunded);
+    if (remaining <= 0) return invalidRequest(`Charge ${String(charge.id)} has already been refunded.`, 'charge_already_refunded');
+    const amountText = form.get('amount');
+    if (amountText !== undefined && !/^\d+$/.test(amountText)) return invalidRequest(`Invalid integer: ${amountText}`, 'parameter_invalid_integer', 'amount');
+    const amount = amountText === undefined ? remaining : Number(amountText);
+    if (amount <= 0 || amount > remaining) {
+      return invalidRequest(`Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(remaining / 100).toFixed(2)})`, 'amount_too_large', 'amount');
+    }
+    const refundObject: StripeObject = {
+      id: stripeId('re'),
+      object: 'refund',
+      amount,
+      balance_transaction: stripeId('txn'),
+      charge: charge.id,
+      created: now(),
+      currency: charge.currency,
+      metadata: nestedMap(form, 'metadata'),
+      payment_intent: charge.payment_intent,
+      reason: form.get('reason') ?? null,
+      status: 'succeeded',
+    };
+    refunds.set(String(refundObject.id), refundObject);
+    charge.amount_refunded = Number(charge.amount_refunded) + amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    await announce([createEvent('charge.refunded', charge)]);
+    return { status: 200, json: refundObject, headers: { 'request-id': stripeId('req') } };
+  }
+
   /** Refunds part or all of a payment (as from Stripe's dashboard): charge.refunded with the cumulative amount_refunded. */
   async function refund(paymentIntentId: string, amountCents?: number): Promise<FakeStripeEvent> {
     const paymentIntent = paymentIntents.get(paymentIntentId);
@@ -598,6 +645,7 @@ ${body}
     sessions,
     paymentIntents,
     charges,
+    refunds,
     events,
     deliveries,
     requests: server.requests,

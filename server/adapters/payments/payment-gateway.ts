@@ -6,11 +6,29 @@
  * (decision 024-e). Amounts are integer cents.
  */
 
-export type CheckoutRequest = {
-  /** Our invoice's id: Stripe keeps it as `client_reference_id` and `metadata[invoice_id]` (session and payment intent). */
-  invoiceId: string;
-  /** Shown to the customer on Stripe's page ("Invoice INV-1042"). */
-  invoiceNumber: string;
+/**
+ * What is paid: an invoice's balance (issue 20), or a maintenance plan sign-up's first payment
+ * before any customer or invoice exists (issue 22, decision 027-c). Stripe keeps the id as
+ * `client_reference_id` and in the session's and the payment intent's metadata (`invoice_id` or
+ * `signup_id`), so every event about the money names what it paid.
+ */
+export type CheckoutSubject =
+  | {
+      /** Our invoice's id (`metadata[invoice_id]`). */
+      invoiceId: string;
+      /** Shown to the customer on Stripe's page ("Invoice INV-1042"). */
+      invoiceNumber: string;
+    }
+  | {
+      /** The plan sign-up's id (`metadata[signup_id]`). */
+      signupId: string;
+      /** Its reference as the visitor knows it ("PS-1A2B3C4D"). */
+      signupReference: string;
+      /** Shown to the customer on Stripe's page ("Premium maintenance plan, first year"). */
+      productName: string;
+    };
+
+export type CheckoutRequest = CheckoutSubject & {
   /** What the customer pays now (the invoice's balance): an integer from 50 ($0.50, Stripe's minimum) to 99,999,999. */
   amountCents: number;
   currency: 'usd';
@@ -26,6 +44,22 @@ export type CheckoutRequest = {
    * refused (`kind: 'idempotency'`). Up to 255 characters. Decision 024-e says how to build it.
    */
   idempotencyKey: string;
+};
+
+export type RefundRequest = {
+  /** `pi_...`: the payment to refund, all of what remains of it. */
+  paymentIntentId: string;
+  /** Kept with the refund (`metadata[...]`), e.g. `{ signup_id }`. */
+  metadata: Record<string, string>;
+  idempotencyKey: string;
+};
+
+/** A Refund as the caller needs it: `succeeded` or `pending` (card refunds settle later); `failed` / `canceled` when the bank refused. */
+export type RefundResult = {
+  /** `id`: "re_..." */
+  refundId: string;
+  status: 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
+  amountCents: number;
 };
 
 export type CheckoutStatus = 'open' | 'complete' | 'expired';
@@ -47,8 +81,10 @@ export type CheckoutSession = {
   currency: string | null;
   /** `payment_intent`: set once the customer has paid (null before, since API version 2022-08-01). */
   paymentIntentId: string | null;
-  /** `metadata.invoice_id`, else `client_reference_id` */
+  /** `metadata.invoice_id`, else `client_reference_id` (when the session is not a sign-up's) */
   invoiceId: string | null;
+  /** `metadata.signup_id`: a maintenance plan sign-up's payment. */
+  signupId: string | null;
   /** `expires_at` */
   expiresAt: Date;
 };
@@ -74,6 +110,12 @@ export type PaymentGateway = {
   /** Closes an open session so it can no longer be paid (the invoice was voided or its balance changed). */
   expireCheckout: (sessionId: string) => Promise<CheckoutSession>;
   /**
+   * Refunds a payment in full (POST /v1/refunds with `payment_intent`), e.g. a declined plan
+   * sign-up's. The Idempotency-Key makes a repeat (a double click, two staff) the same refund;
+   * Stripe announces it as `charge.refunded`, which the webhook records.
+   */
+  refund: (request: RefundRequest) => Promise<RefundResult>;
+  /**
    * Checks the Stripe-Signature header over the raw request body (the exact bytes received, not
    * re-serialised JSON) and answers the event. Throws WebhookSignatureError otherwise.
    */
@@ -89,7 +131,7 @@ export type PaymentGatewayErrorKind =
   | 'invalid_request'
   /** The Idempotency-Key was used before with a different request. */
   | 'idempotency'
-  /** 404: no such session. */
+  /** 404: no such session or payment. */
   | 'not_found'
   /** 429 */
   | 'rate_limited'

@@ -16,17 +16,19 @@ export type StripePaymentFact =
   | {
       kind: 'payment_succeeded';
       invoiceId: string | null;
+      signupId: string | null;
       paymentIntentId: string;
       sessionId: string | null;
       amountCents: number;
       currency: string;
     }
-  | { kind: 'payment_pending'; invoiceId: string | null; sessionId: string }
-  | { kind: 'payment_failed'; invoiceId: string | null; sessionId: string | null; paymentIntentId: string | null }
-  | { kind: 'checkout_expired'; invoiceId: string | null; sessionId: string }
+  | { kind: 'payment_pending'; invoiceId: string | null; signupId: string | null; sessionId: string }
+  | { kind: 'payment_failed'; invoiceId: string | null; signupId: string | null; sessionId: string | null; paymentIntentId: string | null }
+  | { kind: 'checkout_expired'; invoiceId: string | null; signupId: string | null; sessionId: string }
   | {
       kind: 'refund_updated';
       invoiceId: string | null;
+      signupId: string | null;
       paymentIntentId: string | null;
       chargeId: string;
       /** The charge's `amount_refunded`: every refund so far, not this event's. */
@@ -86,8 +88,14 @@ const charge = z.object({
   metadata,
 });
 
+/** The invoice the money is for: `metadata.invoice_id`, else `client_reference_id` unless the metadata names a plan sign-up. */
 function invoiceIdOf(meta: z.infer<typeof metadata>, clientReference?: string | null): string | null {
-  return meta?.invoice_id ?? clientReference ?? null;
+  return meta?.invoice_id ?? (meta?.signup_id ? null : (clientReference ?? null));
+}
+
+/** The maintenance plan sign-up the money is for (decision 027-c): `metadata.signup_id`. */
+function signupIdOf(meta: z.infer<typeof metadata>): string | null {
+  return meta?.signup_id ?? null;
 }
 
 /**
@@ -101,34 +109,36 @@ export function interpretStripeEvent(event: StripeEvent): StripePaymentFact {
     case 'checkout.session.async_payment_succeeded': {
       const s = session.parse(object);
       const invoiceId = invoiceIdOf(s.metadata, s.client_reference_id);
+      const signupId = signupIdOf(s.metadata);
       const paymentIntentId = idOf(s.payment_intent);
       if (s.payment_status !== 'paid' || !paymentIntentId || s.amount_total == null || !s.currency) {
         // Completed but not yet paid (an asynchronous method): async_payment_succeeded follows.
-        return { kind: 'payment_pending', invoiceId, sessionId: s.id };
+        return { kind: 'payment_pending', invoiceId, signupId, sessionId: s.id };
       }
-      return { kind: 'payment_succeeded', invoiceId, paymentIntentId, sessionId: s.id, amountCents: s.amount_total, currency: s.currency };
+      return { kind: 'payment_succeeded', invoiceId, signupId, paymentIntentId, sessionId: s.id, amountCents: s.amount_total, currency: s.currency };
     }
     case 'checkout.session.async_payment_failed': {
       const s = session.parse(object);
-      return { kind: 'payment_failed', invoiceId: invoiceIdOf(s.metadata, s.client_reference_id), sessionId: s.id, paymentIntentId: idOf(s.payment_intent) };
+      return { kind: 'payment_failed', invoiceId: invoiceIdOf(s.metadata, s.client_reference_id), signupId: signupIdOf(s.metadata), sessionId: s.id, paymentIntentId: idOf(s.payment_intent) };
     }
     case 'checkout.session.expired': {
       const s = session.parse(object);
-      return { kind: 'checkout_expired', invoiceId: invoiceIdOf(s.metadata, s.client_reference_id), sessionId: s.id };
+      return { kind: 'checkout_expired', invoiceId: invoiceIdOf(s.metadata, s.client_reference_id), signupId: signupIdOf(s.metadata), sessionId: s.id };
     }
     case 'payment_intent.succeeded': {
       const p = paymentIntent.parse(object);
-      return { kind: 'payment_succeeded', invoiceId: invoiceIdOf(p.metadata), paymentIntentId: p.id, sessionId: null, amountCents: p.amount_received, currency: p.currency };
+      return { kind: 'payment_succeeded', invoiceId: invoiceIdOf(p.metadata), signupId: signupIdOf(p.metadata), paymentIntentId: p.id, sessionId: null, amountCents: p.amount_received, currency: p.currency };
     }
     case 'payment_intent.payment_failed': {
       const p = paymentIntent.parse(object);
-      return { kind: 'payment_failed', invoiceId: invoiceIdOf(p.metadata), sessionId: null, paymentIntentId: p.id };
+      return { kind: 'payment_failed', invoiceId: invoiceIdOf(p.metadata), signupId: signupIdOf(p.metadata), sessionId: null, paymentIntentId: p.id };
     }
     case 'charge.refunded': {
       const c = charge.parse(object);
       return {
         kind: 'refund_updated',
         invoiceId: invoiceIdOf(c.metadata),
+        signupId: signupIdOf(c.metadata),
         paymentIntentId: idOf(c.payment_intent),
         chargeId: c.id,
         refundedTotalCents: c.amount_refunded,

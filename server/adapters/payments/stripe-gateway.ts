@@ -6,6 +6,7 @@ import {
   type CheckoutSession,
   type PaymentGateway,
   type PaymentGatewayErrorKind,
+  type RefundResult,
   type StripeEvent,
 } from './payment-gateway.ts';
 import { verifyStripeSignature } from './stripe-signature.ts';
@@ -51,6 +52,15 @@ const sessionSchema = z.object({
   expires_at: z.number().int(),
 });
 
+const refundSchema = z.object({
+  id: z.string().regex(/^re_[A-Za-z0-9_]+$/),
+  object: z.literal('refund'),
+  amount: z.number().int(),
+  status: z.enum(['pending', 'requires_action', 'succeeded', 'failed', 'canceled']),
+});
+
+const paymentIntentIdPattern = /^pi_[A-Za-z0-9_]{1,250}$/;
+
 const eventSchema = z.object({
   id: z.string().regex(/^evt_[A-Za-z0-9_]+$/),
   object: z.literal('event'),
@@ -76,7 +86,8 @@ function toSession(raw: z.infer<typeof sessionSchema>): CheckoutSession {
     amountTotalCents: raw.amount_total ?? null,
     currency: raw.currency ?? null,
     paymentIntentId: typeof paymentIntent === 'string' ? paymentIntent : (paymentIntent?.id ?? null),
-    invoiceId: raw.metadata?.invoice_id ?? raw.client_reference_id ?? null,
+    invoiceId: raw.metadata?.invoice_id ?? (raw.metadata?.signup_id ? null : (raw.client_reference_id ?? null)),
+    signupId: raw.metadata?.signup_id ?? null,
     expiresAt: new Date(raw.expires_at * 1000),
   };
 }
@@ -99,8 +110,14 @@ function checkRequest(request: CheckoutRequest): void {
     refuse(`The amount must be a whole number of cents from ${stripeMinimumAmountCents} to ${stripeMaximumAmountCents}`, 'amountCents');
   }
   if (request.currency !== 'usd') refuse('Only USD is supported', 'currency');
-  if (!request.invoiceId || request.invoiceId.length > 200) refuse('The invoice id must be 1 to 200 characters', 'invoiceId');
-  if (!request.invoiceNumber || request.invoiceNumber.length > 100) refuse('The invoice number must be 1 to 100 characters', 'invoiceNumber');
+  if ('invoiceId' in request) {
+    if (!request.invoiceId || request.invoiceId.length > 200) refuse('The invoice id must be 1 to 200 characters', 'invoiceId');
+    if (!request.invoiceNumber || request.invoiceNumber.length > 100) refuse('The invoice number must be 1 to 100 characters', 'invoiceNumber');
+  } else {
+    if (!request.signupId || request.signupId.length > 200) refuse('The sign-up id must be 1 to 200 characters', 'signupId');
+    if (!request.signupReference || request.signupReference.length > 100) refuse('The sign-up reference must be 1 to 100 characters', 'signupReference');
+    if (!request.productName || request.productName.length > 250) refuse('The product name must be 1 to 250 characters', 'productName');
+  }
   if (!isAbsoluteHttpUrl(request.successUrl)) refuse('The success URL must be an absolute http(s) URL', 'successUrl');
   if (!isAbsoluteHttpUrl(request.cancelUrl)) refuse('The cancel URL must be an absolute http(s) URL', 'cancelUrl');
   if (!request.idempotencyKey || request.idempotencyKey.length > 255) refuse('The idempotency key must be 1 to 255 characters', 'idempotencyKey');
@@ -112,18 +129,26 @@ export function checkoutSessionForm(request: CheckoutRequest): URLSearchParams {
   form.set('mode', 'payment');
   form.set('line_items[0][price_data][currency]', request.currency);
   form.set('line_items[0][price_data][unit_amount]', String(request.amountCents));
-  form.set('line_items[0][price_data][product_data][name]', `Invoice ${request.invoiceNumber}`);
+  const isInvoice = 'invoiceId' in request;
+  form.set('line_items[0][price_data][product_data][name]', isInvoice ? `Invoice ${request.invoiceNumber}` : request.productName);
   form.set('line_items[0][quantity]', '1');
   // Cards only: the issue asks for card payment, and a card is paid (or refused) while the customer waits.
   form.set('payment_method_types[0]', 'card');
   form.set('success_url', request.successUrl);
   form.set('cancel_url', request.cancelUrl);
-  form.set('client_reference_id', request.invoiceId);
-  form.set('metadata[invoice_id]', request.invoiceId);
-  form.set('metadata[invoice_number]', request.invoiceNumber);
-  // Copied to the payment intent, so payment_intent.succeeded (and the charge) name the invoice too.
-  form.set('payment_intent_data[metadata][invoice_id]', request.invoiceId);
-  form.set('payment_intent_data[metadata][invoice_number]', request.invoiceNumber);
+  const metadata: [string, string][] = isInvoice
+    ? [
+        ['invoice_id', request.invoiceId],
+        ['invoice_number', request.invoiceNumber],
+      ]
+    : [
+        ['signup_id', request.signupId],
+        ['signup_reference', request.signupReference],
+      ];
+  form.set('client_reference_id', metadata[0]![1]);
+  for (const [key, value] of metadata) form.set(`metadata[${key}]`, value);
+  // Copied to the payment intent, so payment_intent.succeeded (and the charge) name the invoice or sign-up too.
+  for (const [key, value] of metadata) form.set(`payment_intent_data[metadata][${key}]`, value);
   if (request.customerEmail) form.set('customer_email', request.customerEmail);
   return form;
 }
@@ -148,12 +173,12 @@ const kindSummary: Record<PaymentGatewayErrorKind, string> = {
   permission: 'The Stripe key may not do this (a restricted key needs Checkout Sessions: write)',
   invalid_request: 'Stripe refused the request',
   idempotency: 'Stripe refused the request: its Idempotency-Key was used before with a different request',
-  not_found: 'Stripe has no such Checkout Session',
+  not_found: 'Stripe has no such Checkout Session or payment',
   rate_limited: 'Stripe asked to slow down',
   provider_error: 'Stripe failed to answer the request',
   timeout: 'Stripe did not answer in time',
   unreachable: 'Stripe could not be reached',
-  bad_response: 'Stripe answered something that is not a Checkout Session',
+  bad_response: 'Stripe answered something that is not the expected object',
 };
 
 /**
@@ -240,6 +265,20 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     expireCheckout: async (sessionId) => {
       checkSessionId(sessionId);
       return sessionFrom(await call('POST', `/v1/checkout/sessions/${sessionId}/expire`, new URLSearchParams()));
+    },
+    refund: async (request): Promise<RefundResult> => {
+      if (!paymentIntentIdPattern.test(request.paymentIntentId)) {
+        throw new PaymentGatewayError('Not a payment intent id', { kind: 'not_found', retryable: false, param: 'paymentIntentId' });
+      }
+      if (!request.idempotencyKey || request.idempotencyKey.length > 255) {
+        throw new PaymentGatewayError('The idempotency key must be 1 to 255 characters', { kind: 'invalid_request', retryable: false, param: 'idempotencyKey' });
+      }
+      const form = new URLSearchParams();
+      form.set('payment_intent', request.paymentIntentId);
+      for (const [key, value] of Object.entries(request.metadata)) form.set(`metadata[${key}]`, value);
+      const parsed = refundSchema.safeParse(await call('POST', '/v1/refunds', form, request.idempotencyKey));
+      if (!parsed.success) throw new PaymentGatewayError(kindSummary.bad_response, { kind: 'bad_response', retryable: false });
+      return { refundId: parsed.data.id, status: parsed.data.status, amountCents: parsed.data.amount };
     },
     verifyWebhook: (rawBody, signatureHeader, now) => {
       verifyStripeSignature({ rawBody, header: signatureHeader, secret: options.webhookSecret, now });
