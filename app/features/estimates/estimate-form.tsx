@@ -12,6 +12,7 @@ import { smsConsentWording } from '#shared/contact.ts';
 import { controlClass, FormField } from '#client/components/ui/form-field.tsx';
 import { ApiError, apiFetch, newIdempotencyKey } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
+import { ContactField, PersonFields } from '#client/features/site/index.ts';
 
 /** Spec 000 section 9: the success panel resets after 8000 ms. */
 export const successPanelMs = 8000;
@@ -157,15 +158,7 @@ export function EstimateForm({ submitLabel = 'Get My Free Estimate', heading }: 
       <form ref={formRef} noValidate onSubmit={onSubmit} onFocus={() => void loadValidation().catch(() => undefined)} className="mt-4">
         <fieldset disabled={isSubmitting} className="grid gap-4 sm:grid-cols-2">
           <legend className="sr-only">{heading}</legend>
-          <FormField id={fieldId('name')} label="Full Name" isRequired error={errors.name}>
-            <input id={fieldId('name')} name="name" autoComplete="name" required aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy('name')} onChange={() => clearError('name')} className={controlClass} />
-          </FormField>
-          <FormField id={fieldId('email')} label="Email" isRequired error={errors.email}>
-            <input id={fieldId('email')} name="email" type="email" autoComplete="email" required aria-invalid={errors.email ? true : undefined} aria-describedby={describedBy('email')} onChange={() => clearError('email')} className={controlClass} />
-          </FormField>
-          <FormField id={fieldId('phone')} label="Phone" isRequired error={errors.phone}>
-            <input id={fieldId('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" required aria-invalid={errors.phone ? true : undefined} aria-describedby={describedBy('phone')} onChange={() => clearError('phone')} className={controlClass} />
-          </FormField>
+          <PersonFields fieldId={fieldId} errors={errors} clearError={clearError} nameLabel="Full Name" />
           <FormField id={fieldId('serviceType')} label="Service Type" isRequired error={errors.serviceType}>
             <select id={fieldId('serviceType')} name="serviceType" required defaultValue="" aria-invalid={errors.serviceType ? true : undefined} aria-describedby={describedBy('serviceType')} onChange={() => clearError('serviceType')} className={controlClass}>
               <option value="" disabled>
@@ -179,9 +172,7 @@ export function EstimateForm({ submitLabel = 'Get My Free Estimate', heading }: 
             </select>
           </FormField>
           <div className="sm:col-span-2">
-            <FormField id={fieldId('address')} label="Service Address" isRequired error={errors.address}>
-              <input id={fieldId('address')} name="address" autoComplete="street-address" required placeholder="Street, city, ZIP" aria-invalid={errors.address ? true : undefined} aria-describedby={describedBy('address')} onChange={() => clearError('address')} className={controlClass} />
-            </FormField>
+            <ContactField name="address" id={fieldId('address')} label="Service Address" placeholder="Street, city, ZIP" error={errors.address} onChange={() => clearError('address')} />
           </div>
           <FormField id={fieldId('preferredDate')} label="Preferred Date" error={errors.preferredDate}>
             <input id={fieldId('preferredDate')} name="preferredDate" type="date" min={today} aria-invalid={errors.preferredDate ? true : undefined} aria-describedby={describedBy('preferredDate')} onChange={() => clearError('preferredDate')} className={controlClass} />

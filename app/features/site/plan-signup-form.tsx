@@ -6,6 +6,7 @@ import { maintenancePlans, type MaintenancePlan } from '#shared/maintenance-plan
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 import { ApiError, apiFetch, newIdempotencyKey } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
+import { ContactField, PersonFields } from './contact-fields.tsx';
 import { buttonClass } from './ui.ts';
 
 type FieldName = 'planId' | 'billing' | 'name' | 'email' | 'phone' | 'address' | 'zip' | 'note';
@@ -228,21 +229,9 @@ export function PlanSignupForm() {
             </div>
             {groupError('billing')}
           </fieldset>
-          <FormField id={fieldId('name')} label="Full name" isRequired error={errors.name}>
-            <input id={fieldId('name')} name="name" autoComplete="name" required {...errorAttributes(fieldId('name'), errors.name)} onChange={() => clearError('name')} className={controlClass} />
-          </FormField>
-          <FormField id={fieldId('email')} label="Email" isRequired error={errors.email}>
-            <input id={fieldId('email')} name="email" type="email" autoComplete="email" required {...errorAttributes(fieldId('email'), errors.email)} onChange={() => clearError('email')} className={controlClass} />
-          </FormField>
-          <FormField id={fieldId('phone')} label="Phone" isRequired error={errors.phone}>
-            <input id={fieldId('phone')} name="phone" type="tel" autoComplete="tel" inputMode="tel" required {...errorAttributes(fieldId('phone'), errors.phone)} onChange={() => clearError('phone')} className={controlClass} />
-          </FormField>
-          <FormField id={fieldId('zip')} label="ZIP code" isRequired error={errors.zip}>
-            <input id={fieldId('zip')} name="zip" autoComplete="postal-code" inputMode="numeric" maxLength={5} required {...errorAttributes(fieldId('zip'), errors.zip)} onChange={() => clearError('zip')} className={controlClass} />
-          </FormField>
-          <FormField id={fieldId('address')} label="Street address of the home" isRequired error={errors.address} className="sm:col-span-2">
-            <input id={fieldId('address')} name="address" autoComplete="street-address" required {...errorAttributes(fieldId('address'), errors.address)} onChange={() => clearError('address')} className={controlClass} />
-          </FormField>
+          <PersonFields fieldId={fieldId} errors={errors} clearError={clearError} nameLabel="Full name" />
+          <ContactField name="zip" id={fieldId('zip')} label="ZIP code" error={errors.zip} onChange={() => clearError('zip')} />
+          <ContactField name="address" id={fieldId('address')} label="Street address of the home" error={errors.address} onChange={() => clearError('address')} className="sm:col-span-2" />
           <FormField id={fieldId('note')} label="Anything we should know?" hint="(optional: number of systems, gate code)" error={errors.note} className="sm:col-span-2">
             <textarea id={fieldId('note')} name="note" rows={3} {...errorAttributes(fieldId('note'), errors.note)} onChange={() => clearError('note')} className={controlClass} />
           </FormField>
