@@ -236,6 +236,16 @@ function EquipmentChoice({ idPrefix, equipment, chosen, onChange, error }: { idP
   );
 }
 
+type RenewalSystemsNotesValues = { autoRenew: boolean; equipmentIds: string[]; notes: string };
+
+/** The state behind RenewalSystemsNotes, from the values a dialog opens with: spread it into the fields. */
+function useRenewalSystemsNotes(initial: RenewalSystemsNotesValues) {
+  const [autoRenew, setAutoRenew] = useState(initial.autoRenew);
+  const [equipmentIds, setEquipmentIds] = useState<string[]>(initial.equipmentIds);
+  const [notes, setNotes] = useState(initial.notes);
+  return { values: { autoRenew, equipmentIds, notes }, on: { autoRenew: setAutoRenew, equipmentIds: setEquipmentIds, notes: setNotes } };
+}
+
 /** The fields both dialogs share: auto-renew, the covered systems and the notes. */
 function RenewalSystemsNotes({
   idPrefix,
@@ -246,7 +256,7 @@ function RenewalSystemsNotes({
 }: {
   idPrefix: string;
   equipment: readonly CustomerEquipment[];
-  values: { autoRenew: boolean; equipmentIds: string[]; notes: string };
+  values: RenewalSystemsNotesValues;
   on: { autoRenew: (value: boolean) => void; equipmentIds: (ids: string[]) => void; notes: (value: string) => void };
   equipmentError?: string;
 }) {
@@ -270,9 +280,7 @@ function AddAgreementDialog({ customerId, equipment, onClose, onSaved }: { custo
   const [planId, setPlanId] = useState<MaintenancePlanId | ''>('');
   const [startDate, setStartDate] = useState(todayIn(company.timeZone));
   const [billing, setBilling] = useState<AgreementBilling>('yearly');
-  const [autoRenew, setAutoRenew] = useState(true);
-  const [equipmentIds, setEquipmentIds] = useState<string[]>(equipment.map((item) => item.id));
-  const [notes, setNotes] = useState('');
+  const renewal = useRenewalSystemsNotes({ autoRenew: true, equipmentIds: equipment.map((item) => item.id), notes: '' });
   const [errors, setErrors] = useState<Errors>({});
   const create = useCreateAgreement(customerId);
   const plan = planId ? maintenancePlanById(planId) : undefined;
@@ -288,7 +296,7 @@ function AddAgreementDialog({ customerId, equipment, onClose, onSaved }: { custo
       return;
     }
     try {
-      const { agreement } = await create.mutateAsync({ planId: planId as MaintenancePlanId, startDate, billing, autoRenew, equipmentIds, notes });
+      const { agreement } = await create.mutateAsync({ planId: planId as MaintenancePlanId, startDate, billing, ...renewal.values });
       onSaved(agreement);
     } catch (error) {
       setErrors(errorsFrom(error));
@@ -316,13 +324,7 @@ function AddAgreementDialog({ customerId, equipment, onClose, onSaved }: { custo
             </select>
           </FormField>
         </div>
-        <RenewalSystemsNotes
-          idPrefix={id}
-          equipment={equipment}
-          values={{ autoRenew, equipmentIds, notes }}
-          on={{ autoRenew: setAutoRenew, equipmentIds: setEquipmentIds, notes: setNotes }}
-          equipmentError={errors.equipmentIds}
-        />
+        <RenewalSystemsNotes idPrefix={id} equipment={equipment} {...renewal} equipmentError={errors.equipmentIds} />
         <div aria-live="assertive">{errors.form ? <Alert>{errors.form}</Alert> : null}</div>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose} disabled={create.isPending}>
@@ -341,9 +343,7 @@ function ChangeAgreementDialog({ agreement, equipment, onClose, onSaved }: { agr
   const id = useId();
   const planRef = useRef<HTMLSelectElement>(null);
   const [planId, setPlanId] = useState<MaintenancePlanId | ''>(agreement.planId);
-  const [autoRenew, setAutoRenew] = useState(agreement.autoRenew);
-  const [equipmentIds, setEquipmentIds] = useState<string[]>(agreement.equipmentIds);
-  const [notes, setNotes] = useState(agreement.notes);
+  const renewal = useRenewalSystemsNotes({ autoRenew: agreement.autoRenew, equipmentIds: agreement.equipmentIds, notes: agreement.notes });
   const [errors, setErrors] = useState<Errors>({});
   const update = useUpdateAgreement(agreement.id);
   const dropsFall = planId === 'essential' && agreement.planId !== 'essential';
@@ -351,7 +351,7 @@ function ChangeAgreementDialog({ agreement, equipment, onClose, onSaved }: { agr
   async function submit(event: FormEvent) {
     event.preventDefault();
     try {
-      const { agreement: saved } = await update.mutateAsync({ expectedUpdatedAt: agreement.updatedAt, planId: planId || undefined, autoRenew, equipmentIds, notes });
+      const { agreement: saved } = await update.mutateAsync({ expectedUpdatedAt: agreement.updatedAt, planId: planId || undefined, ...renewal.values });
       onSaved(`${saved.agreementNumber} saved: ${saved.planName} plan.`);
     } catch (error) {
       setErrors(errorsFrom(error));
@@ -364,13 +364,7 @@ function ChangeAgreementDialog({ agreement, equipment, onClose, onSaved }: { agr
         <PlanChoice id={`${id}-planId`} value={planId} onChange={setPlanId} error={errors.planId} selectRef={planRef} />
         {dropsFall ? <p className="text-sm text-amber-800">The Essential plan has no fall visit: an open fall visit of this agreement is cancelled.</p> : null}
         <p className="text-sm text-slate-700">The price of the current term stays; the next term is at the new plan’s price.</p>
-        <RenewalSystemsNotes
-          idPrefix={id}
-          equipment={equipment}
-          values={{ autoRenew, equipmentIds, notes }}
-          on={{ autoRenew: setAutoRenew, equipmentIds: setEquipmentIds, notes: setNotes }}
-          equipmentError={errors.equipmentIds}
-        />
+        <RenewalSystemsNotes idPrefix={id} equipment={equipment} {...renewal} equipmentError={errors.equipmentIds} />
         <div aria-live="assertive">{errors.form ? <Alert>{errors.form}</Alert> : null}</div>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose} disabled={update.isPending}>
