@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, gte, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNotNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { activeWorkOrderStatuses } from '#shared/enums.ts';
 import type { DbExecutor } from '#server/db/client.ts';
 import { customers, technicians, workOrders } from '#server/db/schema/index.ts';
@@ -40,35 +41,37 @@ export function createCalendarRepository(db: DbExecutor) {
     isMember: sql<boolean>`exists (select 1 from maintenance_agreements a where a.customer_id = ${workOrders.customerId} and a.status = 'active')`,
   };
 
+  /**
+   * Appointments with the grid's block, the customer (read through the lateral) and the technician
+   * joined, filtered by `conditions`; `fields` adds what the caller reads beyond the block.
+   */
+  const appointments = <Fields extends SelectedFields>(fields: (customer: ReturnType<typeof customerOf>) => Fields, conditions: SQL[]) => {
+    const customer = customerOf();
+    return db
+      .select({ ...block, ...fields(customer) })
+      .from(workOrders)
+      .innerJoinLateral(customer, sql`true`)
+      .leftJoin(technicians, eq(technicians.id, workOrders.technicianId))
+      .where(and(...conditions, isAppointment));
+  };
+
   const queries = {
     /**
      * The visible range as the grid draws it: appointments by day and start
      * (work_orders_service_date_idx), each with its customer's name by primary key.
      */
-    range: (start: string, end: string) => {
-      const customer = customerOf();
-      return db
-        .select({ ...block, customer: { name: customer.name } })
-        .from(workOrders)
-        .innerJoinLateral(customer, sql`true`)
-        .leftJoin(technicians, eq(technicians.id, workOrders.technicianId))
-        .where(and(gte(workOrders.serviceDate, start), lt(workOrders.serviceDate, end), isAppointment))
-        .orderBy(asc(workOrders.serviceDate), asc(workOrders.scheduledStartTime), asc(workOrders.id));
-    },
+    range: (start: string, end: string) =>
+      appointments((customer) => ({ customer: { name: customer.name } }), [gte(workOrders.serviceDate, start), lt(workOrders.serviceDate, end)]).orderBy(
+        asc(workOrders.serviceDate),
+        asc(workOrders.scheduledStartTime),
+        asc(workOrders.id),
+      ),
     /** One appointment in full, for its dialog: the customer's contact and the service address too. */
-    event: (id: string) => {
-      const customer = customerOf();
-      return db
-        .select({
-          ...block,
-          ...serviceAddressColumns,
-          customer: { id: customer.id, name: customer.name, phone: customer.phone, address: customer.address },
-        })
-        .from(workOrders)
-        .innerJoinLateral(customer, sql`true`)
-        .leftJoin(technicians, eq(technicians.id, workOrders.technicianId))
-        .where(and(eq(workOrders.id, id), isAppointment));
-    },
+    event: (id: string) =>
+      appointments(
+        (customer) => ({ ...serviceAddressColumns, customer: { id: customer.id, name: customer.name, phone: customer.phone, address: customer.address } }),
+        [eq(workOrders.id, id)],
+      ),
   };
 
   return {
