@@ -78,6 +78,7 @@ import {
   agreementSignupRoutes,
   createAgreementRepository,
   createAgreementService,
+  createAgreementSignupPayments,
   createAgreementSignupService,
   type AgreementService,
 } from './modules/agreements/index.ts';
@@ -333,14 +334,18 @@ export async function buildApp({ config, database, logger, logStream, serveClien
   });
   await app.register(invoiceRoutes, { invoices });
   await app.register(invoiceDocumentRoutes, { invoices, sending: invoiceSending });
+  const paymentGateway = createPaymentGateway(config.payments);
+  // A maintenance plan sign-up's online payment (decision 027-c): its facts reach Stripe's one webhook first.
+  const signupPayments = createAgreementSignupPayments({ db: database.db, gateway: paymentGateway, siteUrl: config.company.siteUrl, log: app.log, ...(now ? { now } : {}) });
   const onlineInvoices = createOnlineInvoices({
     db: database.db,
     invoices,
     documentLinks,
-    gateway: createPaymentGateway(config.payments),
+    gateway: paymentGateway,
     company: config.company,
     timeZone: config.businessTimeZone,
     log: app.log,
+    otherPayments: signupPayments.handleFact,
     now,
   });
   await app.register(invoicePublicRoutes, { online: onlineInvoices, limitPerMinute: publicInvoiceLimitPerMinute });
@@ -429,6 +434,8 @@ export async function buildApp({ config, database, logger, logStream, serveClien
     signups: createAgreementSignupService({
       db: database.db,
       agreements,
+      payments: signupPayments,
+      invoices: { createIssuedIn: invoices.createIssuedIn, recordPaymentIn: onlineInvoices.recordPaymentIn },
       customerRepository: createCustomerRepository,
       leadRepository: createLeadRepository,
       notifications: createNotificationRepository(database.db),
@@ -438,7 +445,9 @@ export async function buildApp({ config, database, logger, logStream, serveClien
       log: app.log,
       ...(now ? { now } : {}),
     }),
+    payments: signupPayments,
     limitPer15Minutes: config.publicFormLimitPer15Minutes,
+    statusLimitPerMinute: publicInvoiceLimitPerMinute,
   });
 
   const resolvePage = serveClient ? await registerStaticClient(app, config.clientDir, csp) : undefined;

@@ -14,6 +14,14 @@ import { maintenancePlanIds } from './maintenance-plans.ts';
 export const agreementSignupStatuses = ['pending', 'confirmed', 'declined'] as const;
 export type AgreementSignupStatus = (typeof agreementSignupStatuses)[number];
 
+/**
+ * A sign-up's online payment (decision 027-c), when Stripe is configured: `none` (not paid online),
+ * `awaiting` (a Checkout Session is open), `paid`, `refunded` (declined after paying), `expired`
+ * (the session closed unpaid).
+ */
+export const agreementSignupPaymentStatuses = ['none', 'awaiting', 'paid', 'refunded', 'expired'] as const;
+export type AgreementSignupPaymentStatus = (typeof agreementSignupPaymentStatuses)[number];
+
 export const agreementSignupStatusLabels: Record<AgreementSignupStatus, string> = { pending: 'Waiting', confirmed: 'Confirmed', declined: 'Declined' };
 
 export const agreementSignupMessages = {
@@ -28,6 +36,9 @@ export const agreementSignupMessages = {
   customerNotFound: 'The chosen customer no longer exists. Choose another or make a new one.',
   reasonRequired: 'Say why the sign-up is declined.',
   startDateInvalid: 'Enter a valid start date.',
+  checkoutNotFound: 'No payment was found for this link.',
+  paymentStillOpen: "The sign-up's online payment is still open at Stripe and could not be closed just now. Try again in a minute.",
+  refundFailed: 'Stripe could not refund the online payment just now, so the sign-up was not declined. Try again in a minute.',
 } as const;
 
 export const signupZipSchema = z.string().trim().regex(/^\d{5}$/, agreementSignupMessages.zipInvalid);
@@ -55,6 +66,18 @@ export const agreementSignupReceivedSchema = z.object({
   status: z.literal('received'),
   /** The short reference the confirmation e-mail names. */
   reference: z.string(),
+  /**
+   * Paying now (decision 027-c): `checkout` when Stripe is configured (the visitor may pay the
+   * first year or month at `url`, Stripe's page), `unavailable` when Stripe failed just now (the
+   * sign-up is kept; the office calls), `paid` when a repeat of a paid sign-up, `not_offered` without
+   * online payment.
+   */
+  payment: z.discriminatedUnion('status', [
+    z.object({ status: z.literal('checkout'), url: z.string(), amountCents: z.number().int() }),
+    z.object({ status: z.literal('paid') }),
+    z.object({ status: z.literal('unavailable') }),
+    z.object({ status: z.literal('not_offered') }),
+  ]),
 });
 export type AgreementSignupReceived = z.infer<typeof agreementSignupReceivedSchema>;
 
@@ -85,11 +108,30 @@ export const agreementSignupSchema = z.object({
   customerId: z.string().nullable(),
   customerName: z.string().nullable(),
   leadId: z.string().nullable(),
+  /** Its online payment (decision 027-c); `amountCents` is what was paid, else what the open checkout asks. */
+  payment: z.object({
+    status: z.enum(agreementSignupPaymentStatuses),
+    amountCents: z.number().int().nullable(),
+    paidAt: z.string().nullable(),
+    refundedAt: z.string().nullable(),
+    /** The first term's invoice that carries the payment, once confirmed. */
+    invoiceId: z.string().nullable(),
+    invoiceNumber: z.string().nullable(),
+  }),
   createdAt: z.string(),
   decidedAt: z.string().nullable(),
   updatedAt: z.string(),
 });
 export type AgreementSignup = z.infer<typeof agreementSignupSchema>;
+
+/**
+ * GET /api/public/maintenance-plan-signups/checkout/:sessionId: back from Stripe's page, whether
+ * the payment is recorded yet (`confirming`: Stripe's webhook has not arrived). Nothing else about
+ * the sign-up; an unknown session is a 404.
+ */
+export const agreementSignupCheckoutParamsSchema = z.object({ sessionId: z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/, agreementSignupMessages.checkoutNotFound) });
+export const agreementSignupCheckoutStatusSchema = z.object({ status: z.enum(['paid', 'confirming', 'not_paid']) });
+export type AgreementSignupCheckoutStatus = z.infer<typeof agreementSignupCheckoutStatusSchema>;
 
 /** GET /api/admin/agreement-signups: the office's list, the waiting ones by default, oldest first. */
 export const agreementSignupListQuerySchema = z.object({

@@ -93,7 +93,7 @@ describe('signing up on the site', () => {
     expect(response.statusCode, response.body).toBe(201);
     expect(response.headers['cache-control']).toBe('no-store');
     const answer = response.json();
-    expect(answer).toEqual({ status: 'received', reference: expect.stringMatching(/^PS-[0-9A-F]{8}$/) });
+    expect(answer).toEqual({ status: 'received', reference: expect.stringMatching(/^PS-[0-9A-F]{8}$/), payment: { status: 'not_offered' } });
 
     const signup = await pendingSignupByEmail(validSignup.email);
     expect(signup).toMatchObject({
@@ -161,7 +161,7 @@ describe('signing up on the site', () => {
     const before = { signups: (await signupRows()).length, emails: await rows(sql`select id from outbound_emails`) };
     const response = await submit({ ...validSignup, email: 'bot@example.com', website: 'http://spam.example' });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toEqual({ status: 'received', reference: expect.stringMatching(/^PS-[0-9A-F]{8}$/) });
+    expect(response.json()).toEqual({ status: 'received', reference: expect.stringMatching(/^PS-[0-9A-F]{8}$/), payment: { status: 'not_offered' } });
     expect((await signupRows()).length).toBe(before.signups);
     expect(await rows(sql`select id from outbound_emails`)).toHaveLength(before.emails.length);
     expect(await rows(sql`select id from estimate_requests where email = 'bot@example.com'`)).toEqual([]);

@@ -50,7 +50,7 @@ import {
   workOrderTimePreferences,
 } from '#shared/enums.ts';
 import { agreementBillings, agreementStoredStatuses } from '#shared/agreement.ts';
-import { agreementSignupStatuses } from '#shared/agreement-signup.ts';
+import { agreementSignupPaymentStatuses, agreementSignupStatuses } from '#shared/agreement-signup.ts';
 import { maintenancePlanIds, maintenanceSeasons } from '#shared/maintenance-plans.ts';
 
 // One schema for every entity of both spec documents (section 3), plus staff users, sessions and
@@ -1577,11 +1577,25 @@ export const maintenanceAgreementSignups = pgTable(
     leadId: uuid('lead_id').references(() => estimateRequests.id, { onDelete: 'set null' }),
     idempotencyKey: text('idempotency_key'),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
+    /** Online payment (decision 027-c): the Checkout Session, the money Stripe confirmed, its refund. */
+    paymentStatus: text('payment_status').notNull().default('none'),
+    checkoutSessionId: text('checkout_session_id'),
+    checkoutAmountCents: integer('checkout_amount_cents'),
+    paymentIntentId: text('payment_intent_id'),
+    paidCents: integer('paid_cents'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    refundId: text('refund_id'),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /** The first term's invoice a paid sign-up's confirmation made, with the payment on it. */
+    invoiceId: uuid('invoice_id').references(() => invoices.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (table) => [
     uniqueIndex('maintenance_agreement_signups_idempotency_key_key').on(table.idempotencyKey),
+    uniqueIndex('maintenance_agreement_signups_checkout_session_key').on(table.checkoutSessionId),
+    uniqueIndex('maintenance_agreement_signups_payment_intent_key').on(table.paymentIntentId),
+    check('maintenance_agreement_signups_payment_status_check', oneOf(sql`${table.paymentStatus}`, agreementSignupPaymentStatuses)),
     index('maintenance_agreement_signups_status_created_idx').on(table.status, table.createdAt),
     check('maintenance_agreement_signups_plan_check', oneOf(sql`${table.planId}`, maintenancePlanIds)),
     check('maintenance_agreement_signups_billing_check', oneOf(sql`${table.billing}`, agreementBillings)),

@@ -1,9 +1,12 @@
 import { asc, count, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { DbExecutor } from '#server/db/client.ts';
-import { customers, maintenanceAgreements, maintenanceAgreementSignups } from '#server/db/schema/index.ts';
+import { customers, invoices, maintenanceAgreements, maintenanceAgreementSignups } from '#server/db/schema/index.ts';
 
 export type AgreementSignupRow = typeof maintenanceAgreementSignups.$inferSelect;
-export type AgreementSignupListRow = AgreementSignupRow & { agreementNumber: string | null; customerName: string | null };
+export type AgreementSignupListRow = AgreementSignupRow & { agreementNumber: string | null; customerName: string | null; invoiceNumber: string | null };
+type PaymentValues = Partial<
+  Pick<typeof maintenanceAgreementSignups.$inferInsert, 'paymentStatus' | 'checkoutSessionId' | 'checkoutAmountCents' | 'paymentIntentId' | 'paidCents' | 'paidAt' | 'refundId' | 'refundedAt' | 'invoiceId'>
+>;
 
 /** The plan sign-ups from the site (issue 22, decision 027-b). */
 export function createAgreementSignupRepository(db: DbExecutor) {
@@ -24,6 +27,20 @@ export function createAgreementSignupRepository(db: DbExecutor) {
     /** The sign-up, locked until the transaction ends: a second decision waits here, then sees the first. */
     async lockById(id: string): Promise<AgreementSignupRow | undefined> {
       return (await db.select().from(maintenanceAgreementSignups).where(eq(maintenanceAgreementSignups.id, id)).for('update'))[0];
+    },
+
+    /** A sign-up's online payment as it moves (decision 027-c). */
+    async setPayment(id: string, values: PaymentValues): Promise<AgreementSignupRow> {
+      return (await db.update(maintenanceAgreementSignups).set({ ...values, updatedAt: sql`now()` }).where(eq(maintenanceAgreementSignups.id, id)).returning())[0]!;
+    },
+
+    /** The sign-up a Stripe fact is about: by its Checkout Session, its payment intent or its id, locked until the transaction ends. */
+    async lockBy(column: 'checkoutSessionId' | 'paymentIntentId' | 'id', value: string): Promise<AgreementSignupRow | undefined> {
+      return (await db.select().from(maintenanceAgreementSignups).where(eq(maintenanceAgreementSignups[column], value)).for('update'))[0];
+    },
+
+    async bySession(sessionId: string): Promise<AgreementSignupRow | undefined> {
+      return (await db.select().from(maintenanceAgreementSignups).where(eq(maintenanceAgreementSignups.checkoutSessionId, sessionId)).limit(1))[0];
     },
 
     async decide(id: string, values: Pick<typeof maintenanceAgreementSignups.$inferInsert, 'status' | 'declineReason' | 'agreementId' | 'customerId'>): Promise<AgreementSignupRow> {
@@ -51,10 +68,11 @@ export function createAgreementSignupRepository(db: DbExecutor) {
 
     withNames(condition: SQL) {
       return db
-        .select({ ...getTableColumns(maintenanceAgreementSignups), agreementNumber: maintenanceAgreements.agreementNumber, customerName: customers.name })
+        .select({ ...getTableColumns(maintenanceAgreementSignups), agreementNumber: maintenanceAgreements.agreementNumber, customerName: customers.name, invoiceNumber: invoices.invoiceNumber })
         .from(maintenanceAgreementSignups)
         .leftJoin(maintenanceAgreements, eq(maintenanceAgreements.id, maintenanceAgreementSignups.agreementId))
         .leftJoin(customers, eq(customers.id, maintenanceAgreementSignups.customerId))
+        .leftJoin(invoices, eq(invoices.id, maintenanceAgreementSignups.invoiceId))
         .where(condition)
         .$dynamic();
     },

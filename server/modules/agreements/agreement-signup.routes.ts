@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idempotencyHeadersSchema, idParamsSchema } from '#shared/api.ts';
 import {
+  agreementSignupCheckoutParamsSchema,
+  agreementSignupCheckoutStatusSchema,
   agreementSignupConfirmSchema,
   agreementSignupDeclineSchema,
   agreementSignupListQuerySchema,
@@ -11,16 +13,17 @@ import {
   agreementSignupResponseSchema,
 } from '#shared/agreement-signup.ts';
 import { actorOf } from '#server/modules/audit/index.ts';
+import type { AgreementSignupPayments } from './agreement-signup.payments.ts';
 import type { AgreementSignupService } from './agreement-signup.service.ts';
 
-type Options = { signups: AgreementSignupService; limitPer15Minutes: number };
+type Options = { signups: AgreementSignupService; payments: AgreementSignupPayments; limitPer15Minutes: number; statusLimitPerMinute: number };
 
 /**
  * The site's plan sign-up (issue 22, decision 027-b): the public form, limited per client address
  * like the other public forms, and the office's "Plan sign-ups" (admins and dispatchers, as for
  * selling a plan; technicians are refused all of /api/admin by the session guard).
  */
-export async function agreementSignupRoutes(app: FastifyInstance, { signups, limitPer15Minutes }: Options): Promise<void> {
+export async function agreementSignupRoutes(app: FastifyInstance, { signups, payments, limitPer15Minutes, statusLimitPerMinute }: Options): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(
@@ -38,6 +41,16 @@ export async function agreementSignupRoutes(app: FastifyInstance, { signups, lim
       const { isReplay, ...received } = await signups.submit(request.body, { idempotencyKey: request.headers['idempotency-key'] });
       return reply.status(isReplay ? 200 : 201).header('cache-control', 'no-store').send(received);
     },
+  );
+
+  // Back from Stripe's page (decision 027-c): whether the payment is recorded yet, nothing more.
+  routes.get(
+    '/api/public/maintenance-plan-signups/checkout/:sessionId',
+    {
+      config: { rateLimit: { max: statusLimitPerMinute, timeWindow: '1 minute' } },
+      schema: { params: agreementSignupCheckoutParamsSchema, response: { 200: agreementSignupCheckoutStatusSchema } },
+    },
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await payments.checkoutStatus(request.params.sessionId)),
   );
 
   routes.get(

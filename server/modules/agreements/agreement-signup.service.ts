@@ -9,6 +9,7 @@ import {
   type AgreementSignupListResponse,
   type AgreementSignupReceived,
   type AgreementSignupRequest,
+  type AgreementSignupPaymentStatus,
   type AgreementSignupStatus,
   type agreementSignupConfirmSchema,
   type agreementSignupListQuerySchema,
@@ -20,6 +21,7 @@ import { maintenancePlanById, planMonthlyCents, planPriceCents, type Maintenance
 import { formatCents } from '#shared/money.ts';
 import { notificationTypes } from '#shared/notifications.ts';
 import { serviceAreas } from '#shared/service-areas.ts';
+import type { DocumentLineValues } from '#shared/document-line.ts';
 import { withTransaction, type Database, type DbExecutor, type RepositoryFactory } from '#server/db/client.ts';
 import { AppError } from '#server/errors.ts';
 import { isUuid } from '#server/lib/uuid.ts';
@@ -30,6 +32,7 @@ import { claimRecipientSlot, type EmailOutbox } from '#server/modules/email/inde
 import type { LeadRepository } from '#server/modules/leads/index.ts';
 import type { NotificationRepository } from '#server/modules/notifications/index.ts';
 import { createAgreementSignupRepository, type AgreementSignupListRow, type AgreementSignupRow } from './agreement-signup.repository.ts';
+import type { AgreementSignupPayments } from './agreement-signup.payments.ts';
 import type { AgreementService } from './agreement.service.ts';
 
 /** At most this many sign-up e-mails go to one address in 24 hours; past it the sign-up is stored and the answer is the same. */
@@ -40,7 +43,14 @@ const auditedFields = ['status', 'declineReason', 'agreementId', 'customerId'] a
 
 type Options = {
   db: Database;
-  agreements: Pick<AgreementService, 'createIn'>;
+  agreements: Pick<AgreementService, 'createIn' | 'termInvoiceIn'>;
+  /** Online payment of the first year or month (decision 027-c); its gateway may be null. */
+  payments: AgreementSignupPayments;
+  /** The invoices module's (app.ts passes them): a paid sign-up's first term is invoiced with the payment on it. */
+  invoices: {
+    createIssuedIn: (tx: DbExecutor, values: { customerId: string; lines: DocumentLineValues[]; notes: string }, actor: AuditActor) => Promise<{ id: string; invoiceNumber: string }>;
+    recordPaymentIn: (tx: DbExecutor, invoiceId: string, providerPaymentId: string, amountCents: number) => Promise<unknown>;
+  };
   /** The customers module's repository (app.ts passes it; a module never builds another's). */
   customerRepository: RepositoryFactory<CustomerRepository>;
   /** The leads module's repository: a sign-up is a lead on the Leads screen. */
@@ -67,7 +77,7 @@ function priceLine(planId: MaintenancePlanId, billing: AgreementBilling): string
  * confirms it (a new customer made from it, or one chosen; the agreement by the same rule as a sale
  * from the profile) or declines it with a reason.
  */
-export function createAgreementSignupService({ db, agreements, customerRepository, leadRepository, notifications, outbox, company, timeZone, log, now = () => new Date() }: Options) {
+export function createAgreementSignupService({ db, agreements, payments, invoices, customerRepository, leadRepository, notifications, outbox, company, timeZone, log, now = () => new Date() }: Options) {
   const repository = createAgreementSignupRepository;
 
   /** The town of a served ZIP code (the first service area listing it), else the company's own. */
@@ -97,6 +107,14 @@ export function createAgreementSignupService({ db, agreements, customerRepositor
       customerId: row.customerId,
       customerName: row.customerName,
       leadId: row.leadId,
+      payment: {
+        status: row.paymentStatus as AgreementSignupPaymentStatus,
+        amountCents: row.paidCents ?? row.checkoutAmountCents,
+        paidAt: row.paidAt?.toISOString() ?? null,
+        refundedAt: row.refundedAt?.toISOString() ?? null,
+        invoiceId: row.invoiceId,
+        invoiceNumber: row.invoiceNumber,
+      },
       createdAt: row.createdAt.toISOString(),
       decidedAt: row.decidedAt?.toISOString() ?? null,
       updatedAt: row.updatedAt.toISOString(),
@@ -118,7 +136,10 @@ export function createAgreementSignupService({ db, agreements, customerRepositor
       text:
         `Hi ${firstName},\n\nThank you for signing up for our ${plan.name} maintenance plan (${priceLine(plan.id, row.billing as AgreementBilling)}). ` +
         `Your reference is ${agreementSignupReference(row.id)}.\n\n` +
-        `Our office will confirm your plan and call you at ${row.phone} to book your first tune-up. Nothing is charged before then.\n\n` +
+        `Our office will confirm your plan and call you at ${row.phone} to book your first tune-up. ` +
+        (payments.isConfigured
+          ? `If you chose to pay online, the payment counts toward your plan once it is confirmed, and is refunded in full if we cannot take it on.\n\n`
+          : `Nothing is charged before then.\n\n`) +
         `Questions? Call us at ${company.phone}.\n\n${company.name}`,
       relatedType: 'maintenance_agreement_signup',
       relatedId: row.id,
@@ -126,7 +147,7 @@ export function createAgreementSignupService({ db, agreements, customerRepositor
     };
   }
 
-  function confirmedEmail(row: AgreementSignupRow, agreement: { agreementNumber: string; startDate: string }) {
+  function confirmedEmail(row: AgreementSignupRow, agreement: { agreementNumber: string; startDate: string }, invoice: { invoiceNumber: string } | undefined) {
     const plan = maintenancePlanById(row.planId)!;
     const firstName = row.name.split(/\s+/)[0] ?? row.name;
     return {
@@ -135,7 +156,9 @@ export function createAgreementSignupService({ db, agreements, customerRepositor
       text:
         `Hi ${firstName},\n\nYour ${plan.name} maintenance plan (${agreement.agreementNumber}) is confirmed from ${agreement.startDate}: ` +
         `${plan.visitsPerYear} tune-up visit${plan.visitsPerYear > 1 ? 's' : ''} a year and ${plan.repairDiscountPercent}% off repairs. ` +
-        `We will call you to book each visit at a time that suits you.\n\nQuestions? Call us at ${company.phone}.\n\n${company.name}`,
+        `We will call you to book each visit at a time that suits you.` +
+        (invoice && row.paidCents !== null ? ` Your online payment of ${formatCents(row.paidCents)} is recorded on invoice ${invoice.invoiceNumber}.` : '') +
+        `\n\nQuestions? Call us at ${company.phone}.\n\n${company.name}`,
       relatedType: 'maintenance_agreement_signup',
       relatedId: row.id,
       kind: signupConfirmedKind,
@@ -145,6 +168,17 @@ export function createAgreementSignupService({ db, agreements, customerRepositor
   async function audit(tx: DbExecutor, actor: AuditActor, before: AgreementSignupRow | undefined, after: AgreementSignupRow, action: string, extra: Record<string, [unknown, unknown]> = {}) {
     const changes = before ? diffFields(before, after, { only: auditedFields }) : diffFields(undefined, after, { only: ['planId', 'billing', 'name', 'email', 'phone', 'address', 'zip', 'status'] });
     await recordAudit(tx, { actor, entityType: 'agreement_signup', entityId: after.id, entityLabel: `${agreementSignupReference(after.id)} ${after.name}`, action, changes: { ...changes, ...extra } });
+  }
+
+  /**
+   * Before a decision, outside any transaction (Stripe is called): a waiting sign-up's open checkout
+   * is closed or found paid. Answers the sign-up as it then stands, while it still waits.
+   */
+  async function settleBeforeDecision(id: string): Promise<AgreementSignupRow | undefined> {
+    const row = await repository(db).byId(id);
+    if (!row || row.status !== 'pending') return undefined;
+    await payments.settleOpenCheckout(row);
+    return row.paymentStatus === 'awaiting' ? await repository(db).byId(id) : row;
   }
 
   /** Locks a waiting sign-up for a decision: 404 when there is none, 409 once it was decided. */
@@ -164,7 +198,7 @@ export function createAgreementSignupService({ db, agreements, customerRepositor
     async submit(input: AgreementSignupRequest, context: { idempotencyKey: string | undefined }): Promise<AgreementSignupReceived & { isReplay: boolean }> {
       if (input.website && input.website.trim() !== '') {
         log.info('plan sign-up dropped: honeypot field filled');
-        return { status: 'received', reference: agreementSignupReference(randomUUID()), isReplay: false };
+        return { status: 'received', reference: agreementSignupReference(randomUUID()), payment: { status: 'not_offered' }, isReplay: false };
       }
       const { serviceAreaZips } = await readBookingSettings(db);
       if (!serviceAreaZips.includes(input.zip)) {
@@ -211,11 +245,12 @@ export function createAgreementSignupService({ db, agreements, customerRepositor
         return row;
       });
       if (!stored) {
-        const first = await repository(db).byIdempotencyKey(context.idempotencyKey!);
-        return { status: 'received', reference: agreementSignupReference(first!.id), isReplay: true };
+        const first = (await repository(db).byIdempotencyKey(context.idempotencyKey!))!;
+        return { status: 'received', reference: agreementSignupReference(first.id), payment: await payments.startCheckout(first), isReplay: true };
       }
       outbox.kick();
-      return { status: 'received', reference: agreementSignupReference(stored.id), isReplay: false };
+      // Stored first: Stripe failing now loses nothing (the answer says online payment is unavailable).
+      return { status: 'received', reference: agreementSignupReference(stored.id), payment: await payments.startCheckout(stored), isReplay: false };
     },
 
     /** The office's list of one status, with a possible stored customer for each waiting one. */
@@ -239,6 +274,7 @@ export function createAgreementSignupService({ db, agreements, customerRepositor
      */
     async confirm(id: string, input: z.output<typeof agreementSignupConfirmSchema>, actor: AuditActor): Promise<AgreementSignup> {
       if (!isUuid(id)) throw notFound();
+      await settleBeforeDecision(id);
       const result = await withTransaction(db, async (tx) => {
         const before = await lockPending(tx, id);
         const customers = customerRepository(tx);
@@ -269,24 +305,41 @@ export function createAgreementSignupService({ db, agreements, customerRepositor
           actor,
           { leadId: before.leadId },
         );
+        // Paid online (decision 027-c): the first term's invoice, issued, with the payment on it.
+        let invoice: { id: string; invoiceNumber: string } | undefined;
+        if (before.paymentStatus === 'paid' && before.paymentIntentId && before.paidCents !== null) {
+          invoice = await invoices.createIssuedIn(tx, await agreements.termInvoiceIn(tx, agreement.id), actor);
+          await invoices.recordPaymentIn(tx, invoice.id, before.paymentIntentId, before.paidCents);
+          await repository(tx).setPayment(id, { invoiceId: invoice.id });
+        }
         const after = await repository(tx).decide(id, { status: 'confirmed', agreementId: agreement.id, customerId });
         if (before.leadId) await leadRepository(tx).settleLead(before.leadId, { status: 'completed', customerId });
-        await audit(tx, actor, before, after, 'confirmed', { agreement: [null, agreement.agreementNumber], isNewCustomer: [null, input.customer.mode === 'new'] });
-        await outbox.enqueue(tx, [confirmedEmail(after, agreement)]);
+        await audit(tx, actor, before, after, 'confirmed', {
+          agreement: [null, agreement.agreementNumber],
+          isNewCustomer: [null, input.customer.mode === 'new'],
+          ...(invoice ? { invoice: [null, invoice.invoiceNumber] } : {}),
+        });
+        await outbox.enqueue(tx, [confirmedEmail(after, agreement, invoice)]);
         return viewIn(tx, id);
       });
       outbox.kick();
       return result;
     },
 
-    /** Declines a waiting sign-up with a reason (the office calls the visitor; no e-mail goes out). */
+    /**
+     * Declines a waiting sign-up with a reason (the office calls the visitor; no e-mail goes out). A
+     * payment made online is refunded first; Stripe failing leaves the sign-up waiting (502).
+     */
     async decline(id: string, reason: string, actor: AuditActor): Promise<AgreementSignup> {
       if (!isUuid(id)) throw notFound();
+      const paid = await settleBeforeDecision(id);
+      const refund = paid ? await payments.refund(paid) : null;
       return withTransaction(db, async (tx) => {
         const before = await lockPending(tx, id);
+        if (refund) await repository(tx).setPayment(id, { paymentStatus: 'refunded', refundId: refund.refundId, refundedAt: before.refundedAt ?? now() });
         const after = await repository(tx).decide(id, { status: 'declined', declineReason: reason });
         if (before.leadId) await leadRepository(tx).settleLead(before.leadId, { status: 'cancelled' });
-        await audit(tx, actor, before, after, 'declined');
+        await audit(tx, actor, before, after, 'declined', refund ? { refundId: [null, refund.refundId] } : {});
         return viewIn(tx, id);
       });
     },

@@ -313,6 +313,13 @@ export function createAgreementService({ db, repository, timeZone, company, outb
       return detailIn(tx, row.id);
     },
 
+    /** The first month's or year's invoice of an agreement's current term, as a draft's values (a paid sign-up's, decision 027-c). */
+    async termInvoiceIn(tx: DbExecutor, agreementId: string): Promise<{ customerId: string; lines: DocumentLineValues[]; notes: string }> {
+      const row = await repository(tx).lockById(agreementId);
+      if (!row) throw notFound();
+      return termInvoice(row, 1);
+    },
+
     /** Plan, auto-renew, billing, covered systems, notes. A plan change cancels the open visits of seasons the new plan does not have (decision 027-b). */
     async update(id: string, input: z.output<typeof agreementUpdateSchema>, actor: AuditActor): Promise<AgreementDetail> {
       if (!isUuid(id)) throw notFound();

@@ -4,3 +4,4 @@ export { createAgreementRepository, type AgreementRepository } from './agreement
 export { createAgreementService, memberDiscountOn, type AgreementService } from './agreement.service.ts';
 export { agreementSignupRoutes } from './agreement-signup.routes.ts';
 export { createAgreementSignupService, type AgreementSignupService } from './agreement-signup.service.ts';
+export { createAgreementSignupPayments, type AgreementSignupPayments } from './agreement-signup.payments.ts';

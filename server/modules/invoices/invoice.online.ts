@@ -64,6 +64,11 @@ export function createOnlineInvoices(options: {
   company: CompanyProfile;
   timeZone: string;
   log: Log;
+  /**
+   * Stripe facts about money that is not an invoice's, asked first in the webhook's transaction: an
+   * outcome when the fact is theirs, else null. A maintenance plan sign-up's payment (decision 027-c).
+   */
+  otherPayments?: ((tx: DbExecutor, fact: StripePaymentFact) => Promise<string | null>) | undefined;
   now?: () => Date;
 }) {
   const { db, gateway, company, timeZone, log, now = () => new Date() } = options;
@@ -202,6 +207,8 @@ export function createOnlineInvoices(options: {
   }
 
   async function handleFact(tx: DbExecutor, fact: StripePaymentFact): Promise<string> {
+    const otherOutcome = options.otherPayments ? await options.otherPayments(tx, fact) : null;
+    if (otherOutcome !== null) return otherOutcome;
     switch (fact.kind) {
       case 'payment_succeeded': {
         if (fact.currency.toLowerCase() !== 'usd') return `ignored: currency ${fact.currency}`;
@@ -255,6 +262,13 @@ export function createOnlineInvoices(options: {
 
   return {
     isConfigured: gateway !== null,
+
+    /**
+     * Money already received online for another purpose, recorded on an invoice in the caller's
+     * transaction by the same rule as a webhook's (one payment per payment intent): a plan sign-up
+     * paid before its invoice existed (decision 027-c).
+     */
+    recordPaymentIn: (tx: DbExecutor, invoiceId: string, providerPaymentId: string, amountCents: number) => recordOnlinePayment(tx, invoiceId, providerPaymentId, amountCents),
 
     /**
      * A voided invoice's open Checkout Sessions are expired at Stripe, so the customer cannot pay

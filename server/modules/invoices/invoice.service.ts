@@ -408,6 +408,16 @@ export function createInvoiceService(options: InvoiceServiceOptions) {
       return { id: row.id };
     },
 
+    /**
+     * An invoice made and issued by another module inside its own transaction: the first term of a
+     * plan sign-up paid online (decision 027-c), whose payment is recorded on it at once.
+     */
+    async createIssuedIn(tx: DbExecutor, values: { customerId: string; lines: DocumentLineValues[]; notes: string }, actor: AuditActor): Promise<{ id: string; invoiceNumber: string }> {
+      const draft = await insertDraft(tx, { ...values, workOrderId: null }, actor, 'created');
+      const issued = await issueIn(tx, draft, actor);
+      return { id: issued.id, invoiceNumber: issued.invoiceNumber! };
+    },
+
     /** A draft from a completed work order: its customer, its service and the technician's materials. */
     async createFromWorkOrder(workOrderId: string, actor: AuditActor): Promise<InvoiceDetailResponse> {
       const id = idFrom(workOrderId, () => new AppError('NOT_FOUND', invoiceMessages.workOrderNotFound));
