@@ -8,6 +8,7 @@ import {
   type AgreementSignupStatus,
 } from '#shared/agreement-signup.ts';
 import { todayIn } from '#shared/dates.ts';
+import { formatCents } from '#shared/money.ts';
 import { Alert } from '#client/components/ui/alert.tsx';
 import { Badge } from '#client/components/ui/badge.tsx';
 import { Button } from '#client/components/ui/button.tsx';
@@ -138,6 +139,7 @@ function SignupCard({ signup, onNotice }: { signup: AgreementSignup; onNotice: (
         </span>
       </p>
       {signup.note ? <p className="text-sm text-slate-700">Note: {signup.note}</p> : null}
+      <SignupPayment signup={signup} />
       {signup.possibleCustomer ? (
         <p className="text-sm text-amber-900">
           Possible match:{' '}
@@ -190,6 +192,47 @@ function SignupCard({ signup, onNotice }: { signup: AgreementSignup; onNotice: (
   );
 }
 
+/** The sign-up's online payment (decision 027-c), when there is one to tell. */
+function SignupPayment({ signup }: { signup: AgreementSignup }) {
+  const { payment } = signup;
+  const amount = payment.amountCents === null ? '' : formatCents(payment.amountCents);
+  if (payment.status === 'paid') {
+    return (
+      <p className="text-sm text-slate-800">
+        <Badge tone="success">Paid online</Badge> {amount} by card
+        {payment.invoiceId ? (
+          <>
+            {' '}
+            · on invoice{' '}
+            <Link to={`/admin/invoices/${encodeURIComponent(payment.invoiceId)}`} className="font-semibold text-brand-700 underline">
+              {payment.invoiceNumber}
+            </Link>
+          </>
+        ) : null}
+      </p>
+    );
+  }
+  if (payment.status === 'refunded') {
+    return (
+      <p className="text-sm text-slate-800">
+        <Badge tone="neutral">Refunded</Badge> {amount} back to the card
+      </p>
+    );
+  }
+  if (payment.status === 'awaiting' && signup.status === 'pending') return <p className="text-sm text-slate-700">Online payment of {amount} started, not completed yet.</p>;
+  return null;
+}
+
+/** What the office's decision does with money paid online. */
+function paymentConsequence(signup: AgreementSignup, decision: 'confirm' | 'decline'): string | null {
+  const amount = signup.payment.amountCents === null ? '' : formatCents(signup.payment.amountCents);
+  if (signup.payment.status === 'paid') {
+    return decision === 'confirm' ? `The ${amount} paid online is recorded on the plan's first invoice.` : `The ${amount} paid online is refunded to the card.`;
+  }
+  if (signup.payment.status === 'awaiting') return 'The online payment page still open is closed first; a payment already made is kept (or refunded on decline).';
+  return null;
+}
+
 function ConfirmSignupDialog({ signup, onClose, onSaved }: { signup: AgreementSignup; onClose: () => void; onSaved: (saved: AgreementSignup) => void }) {
   const id = useId();
   const newRef = useRef<HTMLInputElement>(null);
@@ -226,6 +269,7 @@ function ConfirmSignupDialog({ signup, onClose, onSaved }: { signup: AgreementSi
       className="max-w-xl"
     >
       <form onSubmit={submit} noValidate className="space-y-4">
+        {paymentConsequence(signup, 'confirm') ? <p className="text-sm text-slate-700">{paymentConsequence(signup, 'confirm')}</p> : null}
         <fieldset className="space-y-2">
           <legend className="text-sm font-medium text-slate-800">Customer</legend>
           <label className="flex items-start gap-2">
@@ -313,6 +357,7 @@ function DeclineSignupDialog({ signup, onClose, onSaved }: { signup: AgreementSi
     <Dialog title={`Decline ${signup.reference}`} description={`${signup.name}: ${signup.planName} plan.`} onClose={onClose} initialFocusRef={reasonRef} className="max-w-lg">
       <form onSubmit={submit} noValidate className="space-y-4">
         <p className="text-sm text-slate-700">No e-mail goes out: call {signup.name} at {signup.phone} to explain.</p>
+        {paymentConsequence(signup, 'decline') ? <p className="text-sm text-slate-700">{paymentConsequence(signup, 'decline')}</p> : null}
         <FormField id={`${id}-reason`} label="Reason" isRequired error={errors.reason}>
           <textarea ref={reasonRef} id={`${id}-reason`} value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} rows={3} className={controlClass} required {...errorAttributes(`${id}-reason`, errors.reason)} />
         </FormField>

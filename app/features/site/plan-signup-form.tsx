@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import type { AgreementSignupReceived } from '#shared/agreement-signup.ts';
+import type { AgreementSignupCheckoutStatus, AgreementSignupReceived } from '#shared/agreement-signup.ts';
 import { telHref } from '#shared/company-profile.ts';
 import { maintenancePlans, type MaintenancePlan } from '#shared/maintenance-plans.ts';
+import { formatCents } from '#shared/money.ts';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 import { ApiError, apiFetch, newIdempotencyKey } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
@@ -47,7 +48,7 @@ export function PlanSignupForm() {
   const [status, setStatus] = useState<'idle' | 'submitting' | 'success'>('idle');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string>();
-  const [received, setReceived] = useState<{ reference: string; planName: string; email: string }>();
+  const [received, setReceived] = useState<{ reference: string; planName: string; email: string; payment: AgreementSignupReceived['payment'] }>();
 
   // A card's "Choose" button (or a link) names a plan in the address: it becomes the choice, once per
   // address, and only once hydrated (the prerendered page shows the recommended plan; changing it
@@ -105,7 +106,7 @@ export function PlanSignupForm() {
         body: values,
         headers: { 'idempotency-key': idempotencyKey.current },
       });
-      setReceived({ reference: answer.reference, planName: maintenancePlans.find((plan) => plan.id === parsed.data.planId)?.name ?? '', email: parsed.data.email });
+      setReceived({ reference: answer.reference, planName: maintenancePlans.find((plan) => plan.id === parsed.data.planId)?.name ?? '', email: parsed.data.email, payment: answer.payment });
       formRef.current?.reset();
       idempotencyKey.current = undefined;
       setStatus('success');
@@ -132,8 +133,9 @@ export function PlanSignupForm() {
         </h3>
         <p className="mt-3 text-green-900">
           Your reference is <strong>{received.reference}</strong>. Our office will confirm your {received.planName} plan and call you to book your first
-          tune-up. Nothing is charged before then. A note is on its way to {received.email}.
+          tune-up. A note is on its way to {received.email}.
         </p>
+        <SignupPaymentOffer payment={received.payment} />
         <p className="mt-2 text-green-900">
           Questions? Call{' '}
           <a className="font-semibold underline" href={telHref(company.phone)}>
@@ -149,6 +151,7 @@ export function PlanSignupForm() {
   }
 
   const isSubmitting = status === 'submitting';
+  const checkout = isHydrated ? searchParams.get('checkout') : null;
   const groupError = (name: 'planId' | 'billing') =>
     errors[name] ? (
       <p id={`${fieldId(name)}-error`} className="mt-1 text-sm text-red-700">
@@ -158,6 +161,7 @@ export function PlanSignupForm() {
   const radioClass = 'mt-0.5 size-4 shrink-0 border-slate-400 text-accent-700';
   return (
     <div>
+      {checkout ? <CheckoutReturn checkout={checkout} /> : null}
       <p className="text-sm text-slate-600">
         Fields marked <span aria-hidden="true" className="text-red-700">*</span>
         <span className="sr-only">with an asterisk</span> are required.
@@ -243,13 +247,99 @@ export function PlanSignupForm() {
             </label>
           </div>
           <div className="sm:col-span-2">
-            <p className="mb-4 text-sm text-slate-700">Nothing is charged now: our office confirms your plan and calls you to book the first tune-up.</p>
+            <p className="mb-4 text-sm text-slate-700">Signing up charges nothing: our office confirms your plan and calls you to book the first tune-up.</p>
             <button type="submit" className={`w-full sm:w-auto ${buttonClass.primary} disabled:opacity-70`}>
               {isSubmitting ? 'Sending...' : 'Sign up'}
             </button>
           </div>
         </fieldset>
       </form>
+    </div>
+  );
+}
+
+/**
+ * After the sign-up is stored (decision 027-c): paying the first year or month now on Stripe's page,
+ * or later when the office confirms. Said plainly either way, and when Stripe is unavailable.
+ */
+function SignupPaymentOffer({ payment }: { payment: AgreementSignupReceived['payment'] }) {
+  if (payment.status === 'checkout') {
+    return (
+      <div className="mt-4 rounded-md border border-green-300 bg-white p-4">
+        <p className="text-slate-800">
+          You can pay now by card ({formatCents(payment.amountCents)}), or pay when our office confirms your plan. If we cannot take it on, a payment is
+          refunded in full.
+        </p>
+        <a href={payment.url} className={`mt-3 inline-block ${buttonClass.primary}`}>
+          Pay {formatCents(payment.amountCents)} by card
+        </a>
+        <p className="mt-2 text-sm text-slate-600">Secure payment on Stripe&rsquo;s page; we never see your card number.</p>
+      </div>
+    );
+  }
+  if (payment.status === 'paid') return <p className="mt-2 text-green-900">Your online payment is received.</p>;
+  if (payment.status === 'unavailable') return <p className="mt-2 text-green-900">Paying online is unavailable just now: you can pay when our office confirms your plan.</p>;
+  return <p className="mt-2 text-green-900">Nothing is charged before then.</p>;
+}
+
+type ReturnState = AgreementSignupCheckoutStatus['status'] | 'loading' | 'cancelled' | 'unknown';
+/** How long the return page waits for Stripe's confirmation to reach us, asking every 1.5 s. */
+const confirmationChecks = 12;
+
+/**
+ * Back from Stripe's page (`?checkout=<session>` or `?checkout=cancelled`): whether the payment is
+ * recorded, asked again while Stripe's confirmation is on its way. Announced and focused.
+ */
+function CheckoutReturn({ checkout }: { checkout: string }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [state, setState] = useState<ReturnState>(checkout === 'cancelled' ? 'cancelled' : 'loading');
+  const [checks, setChecks] = useState(0);
+
+  useEffect(() => {
+    if (checkout === 'cancelled' || (state !== 'loading' && state !== 'confirming') || checks >= confirmationChecks) return;
+    let isCurrent = true;
+    const timer = setTimeout(
+      () => {
+        apiFetch<AgreementSignupCheckoutStatus>(`/api/public/maintenance-plan-signups/checkout/${encodeURIComponent(checkout)}`)
+          .then((answer) => isCurrent && setState(answer.status))
+          .catch((error: unknown) => isCurrent && setState(error instanceof ApiError && (error.status === 404 || error.status === 400) ? 'unknown' : 'confirming'))
+          .finally(() => isCurrent && setChecks((count) => count + 1));
+      },
+      checks === 0 ? 0 : 1500,
+    );
+    return () => {
+      isCurrent = false;
+      clearTimeout(timer);
+    };
+  }, [checkout, state, checks]);
+
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, [state]);
+
+  const isPaid = state === 'paid';
+  const isWaiting = state === 'loading' || state === 'confirming';
+  const title = isPaid ? 'Payment received. Thank you!' : isWaiting ? 'Confirming your payment\u2026' : 'Your payment was not completed';
+  const text = isPaid
+    ? 'Stripe e-mails your receipt. Our office confirms your plan and calls you to book your first tune-up; the payment counts toward your plan, and is refunded in full if we cannot take it on.'
+    : isWaiting
+      ? checks >= confirmationChecks
+        ? 'Stripe has not confirmed your payment to us yet. If you paid, it will reach us and our office will confirm it with you.'
+        : 'Stripe is confirming your payment with us. This takes a few seconds.'
+      : 'Your sign-up is kept: you can pay when our office confirms your plan and calls you.';
+  return (
+    <div role="status" className={`mb-6 rounded-lg border p-6 ${isPaid ? 'border-green-200 bg-green-50' : 'border-slate-200 bg-slate-50'}`}>
+      <h3 ref={headingRef} tabIndex={-1} className="text-xl font-bold text-brand-900 focus:outline-none">
+        {title}
+      </h3>
+      <p className="mt-2 text-slate-800">{text}</p>
+      <p className="mt-2 text-slate-800">
+        Questions? Call{' '}
+        <a className="font-semibold underline" href={telHref(company.phone)}>
+          {company.phone}
+        </a>
+        .
+      </p>
     </div>
   );
 }
