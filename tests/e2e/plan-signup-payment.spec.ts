@@ -1,4 +1,4 @@
-import { devices, expect, test, type Browser } from '@playwright/test';
+import { devices, expect, test, type Browser, type Page } from '@playwright/test';
 import type { AgreementSignup } from '#shared/agreement-signup.ts';
 import { expectNoSeriousA11yViolations, signIn } from './fixtures.ts';
 
@@ -39,7 +39,7 @@ async function signUpAndPay(browser: Browser, name: string, email: string) {
   await visitor.close();
 }
 
-async function signupOf(page: import('@playwright/test').Page, email: string, status: string): Promise<AgreementSignup | undefined> {
+async function signupOf(page: Page, email: string, status: string): Promise<AgreementSignup | undefined> {
   const response = await page.request.get(`/api/admin/agreement-signups?status=${status}&pageSize=100`);
   return ((await response.json()) as { signups: AgreementSignup[] }).signups.find((signup) => signup.email === email);
 }
