@@ -57,6 +57,8 @@ export const auditActionLabels: Record<string, string> = {
   imported: 'Imported',
   confirmed: 'Confirmed',
   declined: 'Declined',
+  paid_online: 'Paid online',
+  refunded_online: 'Refunded online',
 };
 
 /** The changed fields: {field: [before, after]}; null on one side for created and deleted. */

@@ -332,7 +332,7 @@ describe('online payments (Stripe)', () => {
     const { body, ...status } = await app.status();
     expect(payments(status)).toMatchObject({
       adapter: 'stripe',
-      summary: 'Customers pay invoices by card on Stripe Checkout (test mode)',
+      summary: 'Customers pay invoices and plan sign-ups by card on Stripe Checkout (test mode)',
       testable: true,
       variables: expect.arrayContaining(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL']),
     });

@@ -227,7 +227,7 @@ export function createIntegrationsService(options: IntegrationsOptions) {
       return {
         name: 'payments',
         adapter: 'none',
-        summary: 'No online payment: the invoice page tells customers how to pay instead (by phone, by check or through the technician)',
+        summary: 'No online payment: the invoice page tells customers how to pay instead (by phone, by check or through the technician); plan sign-ups are paid once the office confirms them',
         details: [],
         variables,
         testable: false,
@@ -237,7 +237,7 @@ export function createIntegrationsService(options: IntegrationsOptions) {
     return {
       name: 'payments',
       adapter: 'stripe',
-      summary: `Customers pay invoices by card on Stripe Checkout (${mode} mode)`,
+      summary: `Customers pay invoices and plan sign-ups by card on Stripe Checkout (${mode} mode)`,
       details: [
         { label: 'API host', value: hostOf(stripe.apiUrl) },
         { label: 'Secret key', value: `set (never shown), ${mode} mode` },
