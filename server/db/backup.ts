@@ -509,43 +509,63 @@ export async function restoreBackup(options: {
       if (actual.sha256 !== entry.sha256 || actual.bytes !== entry.bytes) throw new BackupError(`The archive is damaged: ${entry.path} does not match its checksum.`);
     }
 
-    let restoredRows = 0;
-    await options.database.db.transaction(async (tx) => {
-      await tx.execute(sql`set local statement_timeout = 0`);
-      for (const table of manifest.tables) {
-        const identifier = sql.identifier(table.name);
-        if (derivedTables.has(table.name)) await tx.execute(sql`delete from ${identifier}`);
-        const columnList = sql.join(table.columns.map((column) => sql.identifier(column)), sql`, `);
-        let batch: string[] = [];
-        const flush = async () => {
-          if (batch.length === 0) return;
-          // Named columns: generated ones (customers.phone_last10) are neither dumped nor written.
-          await tx.execute(sql`insert into ${identifier} (${columnList}) select ${columnList} from json_populate_recordset(null::${identifier}, ${`[${batch.join(',')}]`}::json)`);
-          batch = [];
-        };
-        let rows = 0;
-        const lines = createInterface({ input: createReadStream(path.join(staging, ...table.file.split('/'))), crlfDelay: Infinity });
-        for await (const line of lines) {
-          if (line === '') continue;
-          batch.push(line);
-          rows += 1;
-          if (batch.length >= insertBatchRows) await flush();
-        }
-        await flush();
-        if (rows !== table.rows) throw new BackupError(`The archive is damaged: ${table.file} has ${rows} rows, its manifest says ${table.rows}.`);
-        restoredRows += rows;
-      }
-      for (const sequence of manifest.sequences) {
-        await tx.execute(sql`select setval(${`public.${quoteIdentifier(sequence.name)}`}::regclass, ${sequence.lastValue}::bigint, ${sequence.isCalled})`);
-      }
-    });
-
+    // Into a bucket, the objects go first and the rows after: a store failing midway (or the rows'
+    // transaction failing) removes the objects written, so a failed restore leaves an empty target
+    // to try again, never rows whose photos answer 404.
+    const written: string[] = [];
+    const removeWritten = async () => {
+      for (const key of written) await options.storage?.delete(key).catch(() => undefined);
+    };
     if (options.storage) {
-      for (const file of manifest.files) {
-        const key = file.path.slice('uploads/'.length);
-        await options.storage.put(key, await fs.readFile(path.join(staging, ...file.path.split('/'))), contentTypeOfKey(key));
+      try {
+        for (const file of manifest.files) {
+          const key = file.path.slice('uploads/'.length);
+          written.push(key);
+          await options.storage.put(key, await fs.readFile(path.join(staging, ...file.path.split('/'))), contentTypeOfKey(key));
+        }
+      } catch (error) {
+        await removeWritten();
+        throw new BackupError(`Could not write the photos into the bucket (${(error as Error).message}); nothing was restored.`);
       }
-    } else if (manifest.files.length > 0) {
+    }
+
+    let restoredRows = 0;
+    try {
+      await options.database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local statement_timeout = 0`);
+        for (const table of manifest.tables) {
+          const identifier = sql.identifier(table.name);
+          if (derivedTables.has(table.name)) await tx.execute(sql`delete from ${identifier}`);
+          const columnList = sql.join(table.columns.map((column) => sql.identifier(column)), sql`, `);
+          let batch: string[] = [];
+          const flush = async () => {
+            if (batch.length === 0) return;
+            // Named columns: generated ones (customers.phone_last10) are neither dumped nor written.
+            await tx.execute(sql`insert into ${identifier} (${columnList}) select ${columnList} from json_populate_recordset(null::${identifier}, ${`[${batch.join(',')}]`}::json)`);
+            batch = [];
+          };
+          let rows = 0;
+          const lines = createInterface({ input: createReadStream(path.join(staging, ...table.file.split('/'))), crlfDelay: Infinity });
+          for await (const line of lines) {
+            if (line === '') continue;
+            batch.push(line);
+            rows += 1;
+            if (batch.length >= insertBatchRows) await flush();
+          }
+          await flush();
+          if (rows !== table.rows) throw new BackupError(`The archive is damaged: ${table.file} has ${rows} rows, its manifest says ${table.rows}.`);
+          restoredRows += rows;
+        }
+        for (const sequence of manifest.sequences) {
+          await tx.execute(sql`select setval(${`public.${quoteIdentifier(sequence.name)}`}::regclass, ${sequence.lastValue}::bigint, ${sequence.isCalled})`);
+        }
+      });
+    } catch (error) {
+      await removeWritten();
+      throw error;
+    }
+
+    if (!options.storage && manifest.files.length > 0) {
       await fs.rm(options.uploadsDir, { recursive: true, force: true });
       await fs.rename(path.join(staging, 'uploads'), options.uploadsDir);
     }

@@ -95,4 +95,53 @@ describe('backup and restore with photos in S3', () => {
     expect(fs.existsSync(target.uploadsDir)).toBe(false);
     await emptyBucket();
   });
+
+  it('a restore into a bucket that fails, in the bucket or in the rows, leaves neither rows nor objects, and can be run again', async () => {
+    const source = await newBackupPlace(workDir, 'for-failures', cleanups);
+    const archive = path.join(workDir, 'for-failures.tar.gz');
+    await seedAndBackUp(source, archive);
+    const photos = await objectsOf(createFileStorage(source.uploadsDir));
+    const target = await newBackupPlace(workDir, 'failing-target', cleanups);
+    const database = await target.open();
+    const through = (put: ObjectStorage['put']): ObjectStorage => ({
+      put,
+      get: (key) => bucket.get(key),
+      delete: (key) => bucket.delete(key),
+      deletePrefix: (prefix) => bucket.deletePrefix(prefix),
+      open: (key) => bucket.open(key),
+      list: () => bucket.list(),
+    });
+    const customerRows = async () => (await database.query('select 1 from customers')).length;
+    try {
+      // The store takes the object, then the connection drops before it answers.
+      const dropped = through(async (key, bytes, contentType) => {
+        await bucket.put(key, bytes, contentType);
+        throw new Error('socket hang up');
+      });
+      await expect(restoreBackup({ database, uploadsDir: target.uploadsDir, storage: dropped, archive })).rejects.toThrow(/Could not write the photos into the bucket \(socket hang up\); nothing was restored/);
+      expect(await objectsOf(bucket)).toEqual({});
+      expect(await customerRows()).toBe(0);
+
+      // The objects are written, then the rows' transaction fails (a row of the same id appeared meanwhile).
+      let conflictingId = '';
+      const raced = through(async (key, bytes, contentType) => {
+        await bucket.put(key, bytes, contentType);
+        conflictingId = key.split('/')[1]!;
+        await database.query("insert into customers (id, name, phone, address, city, state, zip) values ($1, 'Written meanwhile', '(843) 555-0199', '1 Bay St', 'Beaufort', 'SC', '29902')", [conflictingId]);
+      });
+      await expect(restoreBackup({ database, uploadsDir: target.uploadsDir, storage: raced, archive })).rejects.toThrow();
+      expect(await objectsOf(bucket)).toEqual({});
+      expect(await database.query('select name from customers')).toEqual([{ name: 'Written meanwhile' }]);
+      await database.query('delete from customers where id = $1', [conflictingId]);
+
+      // Run again on the same empty target: everything arrives.
+      const result = await restoreBackup({ database, uploadsDir: target.uploadsDir, storage: bucket, archive });
+      expect(result.files).toBe(1);
+      expect(await objectsOf(bucket)).toEqual(photos);
+      expect(await customerRows()).toBeGreaterThan(0);
+    } finally {
+      await database.close();
+    }
+    await emptyBucket();
+  });
 });
