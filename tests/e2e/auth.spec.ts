@@ -126,6 +126,31 @@ test.describe('signed in', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  test('the header fits the window: one row of links from 1280 px, the links behind a button below it', async ({ page }) => {
+    await signIn(page);
+    const navigation = page.getByRole('navigation', { name: 'Admin' });
+    const account = page.getByRole('button', { name: /account menu/ });
+    for (const width of [1280, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect(page.getByRole('button', { name: 'Navigation' })).toBeHidden();
+      const boxes = await Promise.all((await navigation.getByRole('link').all()).map((link) => link.boundingBox()));
+      // Every label on one line, in one row, and the account button inside the window.
+      expect(new Set(boxes.map((box) => Math.round(box!.y))).size).toBe(1);
+      expect(Math.max(...boxes.map((box) => box!.height))).toBeLessThan(48);
+      const right = (await account.boundingBox())!;
+      expect(right.x + right.width).toBeLessThanOrEqual(width);
+    }
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await expect(navigation).toBeHidden();
+    const accountBox = (await account.boundingBox())!;
+    expect(accountBox.x + accountBox.width).toBeLessThanOrEqual(1024);
+    await page.getByRole('button', { name: 'Navigation' }).click();
+    await expect(navigation.getByRole('link', { name: 'Price Book' })).toBeInViewport();
+    await navigation.getByRole('link', { name: 'Price Book' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Price Book' })).toBeVisible();
+    await expect(navigation).toBeHidden();
+  });
+
   test('logout ends the session on the server, not just in the browser', async ({ page, context }) => {
     await signIn(page);
     const cookieBefore = (await context.cookies()).find((cookie) => cookie.name === 'hvac_session');

@@ -47,7 +47,7 @@ export function AdminHeader({ user }: { user: StaffUser }) {
   };
 
   const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-    `block rounded-md px-3 py-2 text-sm font-medium ${isActive ? 'bg-brand-700 text-white' : 'text-slate-100 hover:bg-brand-800'}`;
+    `block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium xl:px-2 ${isActive ? 'bg-brand-700 text-white' : 'text-slate-100 hover:bg-brand-800'}`;
 
   return (
     <header ref={headerRef} className="bg-brand-900 text-white shadow">
@@ -57,7 +57,7 @@ export function AdminHeader({ user }: { user: StaffUser }) {
         </Link>
         <button
           type="button"
-          className="ml-auto rounded p-2 lg:hidden"
+          className="ml-auto rounded p-2 xl:hidden"
           aria-expanded={isNavOpen}
           aria-controls="admin-navigation"
           onClick={() => setIsNavOpen((open) => !open)}
@@ -70,9 +70,9 @@ export function AdminHeader({ user }: { user: StaffUser }) {
         <nav
           id="admin-navigation"
           aria-label="Admin"
-          className={`${isNavOpen ? 'block' : 'hidden'} absolute inset-x-0 top-14 z-40 bg-brand-900 p-3 shadow-lg lg:static lg:block lg:p-0 lg:shadow-none`}
+          className={`${isNavOpen ? 'block' : 'hidden'} absolute inset-x-0 top-14 z-40 bg-brand-900 p-3 shadow-lg xl:static xl:block xl:p-0 xl:shadow-none`}
         >
-          <ul className="flex flex-col gap-1 lg:flex-row" onClick={closeOnLinkClick}>
+          <ul className="flex flex-col gap-1 xl:flex-row xl:gap-0.5" onClick={closeOnLinkClick}>
             {adminNavigation.map((item) => (
               <li key={item.to}>
                 <NavLink to={item.to} end={'end' in item ? item.end : false} className={navLinkClass}>
@@ -96,8 +96,8 @@ export function AdminHeader({ user }: { user: StaffUser }) {
             <span aria-hidden="true" className="flex h-7 w-7 items-center justify-center rounded-full bg-accent-600 font-semibold">
               {user.name.charAt(0).toUpperCase()}
             </span>
-            {/* A phone shows the initial only; the name stays in the button's accessible name. */}
-            <span className="sr-only sm:not-sr-only sm:max-w-40 sm:truncate">{user.name}</span>
+            {/* Where the navigation needs the room (a phone; one row of links from 1280 px) the initial only; the name stays in the button's accessible name. */}
+            <span className="sr-only sm:not-sr-only sm:max-w-40 sm:truncate xl:sr-only 2xl:not-sr-only">{user.name}</span>
             <span className="sr-only">account menu</span>
           </button>
           <ul
