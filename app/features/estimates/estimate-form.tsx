@@ -12,7 +12,7 @@ import { smsConsentWording } from '#shared/contact.ts';
 import { controlClass, FormField } from '#client/components/ui/form-field.tsx';
 import { ApiError, apiFetch, newIdempotencyKey } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
-import { ContactField, PersonFields } from '#client/features/site/index.ts';
+import { ContactField, FormErrorAlert, HoneypotField, PersonFields, RequiredFieldsNote } from '#client/features/site/index.ts';
 
 /** Spec 000 section 9: the success panel resets after 8000 ms. */
 export const successPanelMs = 8000;
@@ -144,17 +144,8 @@ export function EstimateForm({ submitLabel = 'Get My Free Estimate', heading }: 
   return (
     <div>
       <h2 className="text-2xl font-bold text-slate-900">{heading}</h2>
-      <p className="mt-1 text-sm text-slate-600">
-        Fields marked <span aria-hidden="true" className="text-red-700">*</span>
-        <span className="sr-only">with an asterisk</span> are required.
-      </p>
-      <div aria-live="assertive">
-        {formError ? (
-          <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
-            {formError}
-          </p>
-        ) : null}
-      </div>
+      <RequiredFieldsNote className="mt-1" />
+      <FormErrorAlert message={formError} />
       <form ref={formRef} noValidate onSubmit={onSubmit} onFocus={() => void loadValidation().catch(() => undefined)} className="mt-4">
         <fieldset disabled={isSubmitting} className="grid gap-4 sm:grid-cols-2">
           <legend className="sr-only">{heading}</legend>
@@ -198,13 +189,7 @@ export function EstimateForm({ submitLabel = 'Get My Free Estimate', heading }: 
               {smsConsentWording(company.name)}
             </label>
           </div>
-          {/* Honeypot: invisible to people and screen readers; bots fill it in. */}
-          <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-            <label>
-              Website
-              <input name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-            </label>
-          </div>
+          <HoneypotField />
           <div className="sm:col-span-2">
             <button type="submit" className="w-full rounded-md bg-accent-700 px-6 py-3 text-lg font-semibold text-white hover:bg-accent-800 disabled:opacity-70 sm:w-auto">
               {isSubmitting ? 'Submitting...' : submitLabel}

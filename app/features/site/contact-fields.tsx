@@ -66,3 +66,38 @@ export function PersonFields({
     </>
   );
 }
+
+/** The line every public form opens with: what the asterisk means, also to a screen reader. */
+export function RequiredFieldsNote({ className = '' }: { className?: string }) {
+  return (
+    <p className={`${className ? `${className} ` : ''}text-sm text-slate-600`}>
+      Fields marked <span aria-hidden="true" className="text-red-700">*</span>
+      <span className="sr-only">with an asterisk</span> are required.
+    </p>
+  );
+}
+
+/** A public form's own error (not a field's), announced as it appears. */
+export function FormErrorAlert({ message }: { message: string | undefined }) {
+  return (
+    <div aria-live="assertive">
+      {message ? (
+        <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
+          {message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The honeypot field: invisible to people and screen readers; bots fill it in, and the server drops what they send. */
+export function HoneypotField() {
+  return (
+    <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+      <label>
+        Website
+        <input name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </label>
+    </div>
+  );
+}

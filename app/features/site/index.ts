@@ -1,2 +1,2 @@
 /** Public entry of site: other features import only what this file exports (decision 019-l). */
-export { ContactField, PersonFields } from './contact-fields.tsx';
+export { ContactField, FormErrorAlert, HoneypotField, PersonFields, RequiredFieldsNote } from './contact-fields.tsx';

@@ -7,7 +7,7 @@ import { formatCents } from '#shared/money.ts';
 import { controlClass, errorAttributes, FormField } from '#client/components/ui/form-field.tsx';
 import { ApiError, apiFetch, newIdempotencyKey } from '#client/lib/api.ts';
 import { company } from '#client/lib/company.ts';
-import { ContactField, PersonFields } from './contact-fields.tsx';
+import { ContactField, FormErrorAlert, HoneypotField, PersonFields, RequiredFieldsNote } from './contact-fields.tsx';
 import { buttonClass } from './ui.ts';
 
 type FieldName = 'planId' | 'billing' | 'name' | 'email' | 'phone' | 'address' | 'zip' | 'note';
@@ -162,17 +162,8 @@ export function PlanSignupForm() {
   return (
     <div>
       {checkout ? <CheckoutReturn checkout={checkout} /> : null}
-      <p className="text-sm text-slate-600">
-        Fields marked <span aria-hidden="true" className="text-red-700">*</span>
-        <span className="sr-only">with an asterisk</span> are required.
-      </p>
-      <div aria-live="assertive">
-        {formError ? (
-          <p role="alert" className="mt-4 rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
-            {formError}
-          </p>
-        ) : null}
-      </div>
+      <RequiredFieldsNote />
+      <FormErrorAlert message={formError} />
       <form ref={formRef} noValidate onSubmit={onSubmit} onFocus={() => void loadValidation().catch(() => undefined)} className="mt-4" aria-label="Sign up for a maintenance plan">
         <fieldset disabled={isSubmitting} className="grid gap-5 sm:grid-cols-2">
           <fieldset className="sm:col-span-2" aria-describedby={errors.planId ? `${fieldId('planId')}-error` : undefined}>
@@ -239,13 +230,7 @@ export function PlanSignupForm() {
           <FormField id={fieldId('note')} label="Anything we should know?" hint="(optional: number of systems, gate code)" error={errors.note} className="sm:col-span-2">
             <textarea id={fieldId('note')} name="note" rows={3} {...errorAttributes(fieldId('note'), errors.note)} onChange={() => clearError('note')} className={controlClass} />
           </FormField>
-          {/* Honeypot: invisible to people and screen readers; bots fill it in. */}
-          <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-            <label>
-              Website
-              <input name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-            </label>
-          </div>
+          <HoneypotField />
           <div className="sm:col-span-2">
             <p className="mb-4 text-sm text-slate-700">Signing up charges nothing: our office confirms your plan and calls you to book the first tune-up.</p>
             <button type="submit" className={`w-full sm:w-auto ${buttonClass.primary} disabled:opacity-70`}>
