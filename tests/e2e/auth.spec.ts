@@ -144,6 +144,9 @@ test.describe('signed in', () => {
     await expect(navigation).toBeHidden();
     const accountBox = (await account.boundingBox())!;
     expect(accountBox.x + accountBox.width).toBeLessThanOrEqual(1024);
+    // The menu button, the bell and the account sit together on the right.
+    const toggleBox = (await page.getByRole('button', { name: 'Navigation' }).boundingBox())!;
+    expect(accountBox.x - (toggleBox.x + toggleBox.width)).toBeLessThan(120);
     await page.getByRole('button', { name: 'Navigation' }).click();
     await expect(navigation.getByRole('link', { name: 'Price Book' })).toBeInViewport();
     await navigation.getByRole('link', { name: 'Price Book' }).click();

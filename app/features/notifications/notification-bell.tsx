@@ -47,7 +47,7 @@ export function NotificationBell() {
   };
 
   return (
-    <div ref={containerRef} className="relative lg:ml-auto">
+    <div ref={containerRef} className="relative xl:ml-auto">
       <button
         ref={buttonRef}
         type="button"
