@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { exitOnScriptError } from './cli-errors.ts';
 import { createObjectStorage, describeObjectStorage } from '#server/adapters/storage/index.ts';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { BackupError, createBackup, defaultBackupFileName } from '#server/db/backup.ts';
@@ -65,13 +66,7 @@ try {
         'Stop the server, run npm run db:backup, start it again. (With PostgreSQL, DATABASE_URL, backups run while the server runs.)\n',
     );
     process.exitCode = 1;
-  } else if (error instanceof ConfigError || error instanceof BackupError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exitCode = 1;
-  } else if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`${error.message}\n${usage}\n`);
-    process.exitCode = 2;
   } else {
-    throw error;
+    exitOnScriptError(error, [ConfigError, BackupError], usage);
   }
 }

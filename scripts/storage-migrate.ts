@@ -9,6 +9,7 @@
  * Exits 1 when an object did not verify, naming it. See decision 028-b.
  */
 import { parseArgs } from 'node:util';
+import { exitOnScriptError } from './cli-errors.ts';
 import { describeObjectStorage } from '#server/adapters/storage/index.ts';
 import { migrateUploadsToBucket, StorageMigrationError } from '#server/adapters/storage/migrate-uploads.ts';
 import { ConfigError, loadConfig } from '#server/config.ts';
@@ -38,13 +39,5 @@ async function main(): Promise<number> {
 try {
   process.exitCode = await main();
 } catch (error) {
-  if (error instanceof ConfigError || error instanceof StorageMigrationError) {
-    process.stderr.write(`${error.message}\n`);
-    process.exitCode = 1;
-  } else if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`${error.message}\n${usage}\n`);
-    process.exitCode = 2;
-  } else {
-    throw error;
-  }
+  exitOnScriptError(error, [ConfigError, StorageMigrationError], usage);
 }
