@@ -136,13 +136,7 @@ export function PlanSignupForm() {
           tune-up. A note is on its way to {received.email}.
         </p>
         <SignupPaymentOffer payment={received.payment} />
-        <p className="mt-2 text-green-900">
-          Questions? Call{' '}
-          <a className="font-semibold underline" href={telHref(company.phone)}>
-            {company.phone}
-          </a>
-          .
-        </p>
+        <CallUs className="mt-2 text-green-900" />
         <button type="button" onClick={() => setStatus('idle')} className={`mt-6 ${buttonClass.secondary}`}>
           Sign up another system
         </button>
@@ -318,13 +312,20 @@ function CheckoutReturn({ checkout }: { checkout: string }) {
         {title}
       </h3>
       <p className="mt-2 text-slate-800">{text}</p>
-      <p className="mt-2 text-slate-800">
-        Questions? Call{' '}
-        <a className="font-semibold underline" href={telHref(company.phone)}>
-          {company.phone}
-        </a>
-        .
-      </p>
+      <CallUs className="mt-2 text-slate-800" />
     </div>
+  );
+}
+
+/** "Questions? Call <the company's phone>." under the sign-up's answers. */
+function CallUs({ className }: { className: string }) {
+  return (
+    <p className={className}>
+      Questions? Call{' '}
+      <a className="font-semibold underline" href={telHref(company.phone)}>
+        {company.phone}
+      </a>
+      .
+    </p>
   );
 }
