@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { agreementSignupMessages, agreementSignupReceivedSchema, type AgreementSignup } from '#shared/agreement-signup.ts';
-import { stripeWebhookPath } from '#server/modules/invoices/index.ts';
 import { startFakeStripeServer, type FakeStripeServer } from '#tests/support/fake-stripe-server.ts';
-import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
+import { createStaff, createTestApp, sendStripeWebhooksTo, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 // Issue 22, decision 027-c: a plan sign-up paid online with Stripe before any customer exists,
 // against the local fake Stripe (its API, hosted payment, refunds and signed webhooks) on a real
@@ -18,10 +17,7 @@ const next = () => (count += 1);
 beforeAll(async () => {
   fake = await startFakeStripeServer();
   context = await createTestApp({ env: { ...fake.env(), COMPANY_SITE_URL: 'https://comfort.example', PUBLIC_FORM_LIMIT: '100' } });
-  fake.setWebhookTarget(async ({ body, headers }) => {
-    const response = await context.app.inject({ method: 'POST', url: stripeWebhookPath, headers, payload: body, remoteAddress: '3.18.12.63' });
-    return { status: response.statusCode, body: response.body };
-  });
+  sendStripeWebhooksTo(fake, context);
   await createStaff(context.database);
   admin = await signIn(context.app);
 });

@@ -7,7 +7,7 @@ import { createDocumentLinkRepository } from '#server/modules/document-links/doc
 import { createDocumentLinkService } from '#server/modules/document-links/index.ts';
 import { stripeWebhookPath } from '#server/modules/invoices/index.ts';
 import { startFakeStripeServer, type FakeStripeServer } from '#tests/support/fake-stripe-server.ts';
-import { createStaff, createTestApp, signIn, type TestContext } from '#tests/support/test-app.ts';
+import { createStaff, createTestApp, sendStripeWebhooksTo, signIn, type TestContext } from '#tests/support/test-app.ts';
 
 // Online card payment (issue 20, decisions 024-e and 024-h) against the local fake Stripe (its real
 // API shapes, hosted-page payment and signed webhooks), on a real database: the checkout for the
@@ -23,11 +23,7 @@ const address = () => `10.30.${Math.floor(addressCount / 250)}.${(addressCount++
 beforeAll(async () => {
   fake = await startFakeStripeServer({ webhookMode: 'manual' });
   context = await createTestApp({ env: { ...fake.env(), COMPANY_SITE_URL: 'https://comfort.example' } });
-  // Stripe's POST, as the fake signs it, into the app.
-  fake.setWebhookTarget(async ({ body, headers }) => {
-    const response = await context.app.inject({ method: 'POST', url: stripeWebhookPath, headers, payload: body, remoteAddress: '3.18.12.63' });
-    return { status: response.statusCode, body: response.body };
-  });
+  sendStripeWebhooksTo(fake, context);
   await createStaff(context.database);
   admin = await signIn(context.app);
 });

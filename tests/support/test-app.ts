@@ -7,7 +7,9 @@ import { loadConfig, type AppConfig } from '#server/config.ts';
 import type { DatabaseHandle } from '#server/db/client.ts';
 import { createAuthRepository } from '#server/modules/auth/auth.repository.ts';
 import { createStaffService } from '#server/modules/auth/auth.service.ts';
+import { stripeWebhookPath } from '#server/modules/invoices/index.ts';
 import { hostSessionCookieName, sessionCookieName } from '#server/plugins/session.ts';
+import type { FakeStripeServer } from './fake-stripe-server.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export type TestContext = { app: FastifyInstance; database: DatabaseHandle; config: AppConfig; close: () => Promise<void> };
@@ -78,4 +80,12 @@ export async function signIn(app: FastifyInstance, email = 'staff@example.com', 
   const token = sessionCookieFrom(response);
   if (response.statusCode !== 200 || !token) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
   return `${app.sessionCookie.name}=${token}`;
+}
+
+/** The fake Stripe's webhook POSTs, signed as Stripe signs them, into the app (from one of Stripe's addresses). */
+export function sendStripeWebhooksTo(fake: FakeStripeServer, context: TestContext): void {
+  fake.setWebhookTarget(async ({ body, headers }) => {
+    const response = await context.app.inject({ method: 'POST', url: stripeWebhookPath, headers, payload: body, remoteAddress: '3.18.12.63' });
+    return { status: response.statusCode, body: response.body };
+  });
 }
